@@ -1,0 +1,40 @@
+# Rampart: `make run` serves on http://127.0.0.1:8000, `make test` checks everything.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test lint typecheck unit sysdeps bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) -m app --host $(HOST) --port $(PORT)
+
+# Debian packages the tests drive (Chromium, PostgreSQL, Redis); installed only when missing.
+sysdeps:
+	bash scripts/sysdeps.sh
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(VENV)/.installed
+	$(VENV)/bin/mypy engines app bench
+
+unit: $(VENV)/.installed
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+test: $(VENV)/.installed sysdeps lint typecheck unit
+
+bench: $(VENV)/.installed
+	$(PY) bench/engine_playouts.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

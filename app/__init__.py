@@ -1,0 +1,1 @@
+"""The Rampart server: REST, websockets, sessions, persistence."""
