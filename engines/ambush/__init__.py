@@ -1,0 +1,1 @@
+"""Ambush! (rulebook v2.1 with the house deck): the engine package; see README.md here."""

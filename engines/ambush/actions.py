@@ -1,0 +1,231 @@
+"""Action validation: every check runs before anything changes, then one closure applies it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from engines.ambush import race, rules
+from engines.ambush.cards import CARDS
+from engines.ambush.grid import Cell, free_cells, is_adjacent, is_free, parse_cell
+from engines.ambush.rules import Ctx
+from engines.ambush.state import AmbushState
+from engines.base import IllegalAction, InvalidAction, require
+
+Apply = Callable[[Ctx], None]
+
+_FIELDS: dict[str, frozenset[str]] = {
+    "expose": frozenset({"cell"}),
+    "play": frozenset({"card", "target", "cell", "look", "swap"}),
+    "place": frozenset({"cell"}),
+    "pass": frozenset(),
+    "call_ambush": frozenset(),
+    "grab": frozenset({"cell"}),
+    "return": frozenset({"cards"}),
+    "resign": frozenset(),
+}
+
+
+def _field(ok: bool, message: str) -> None:
+    require(ok, "ambush/bad_field", message, illegal=False)
+
+
+def _cell(action: dict[str, Any], key: str) -> Cell:
+    cell = parse_cell(action.get(key))
+    _field(cell is not None, f"{key} must be [x, y] with two integers")
+    assert cell is not None
+    return cell
+
+
+def validate(state: AmbushState, seat: int, action: Any, at_ms: Any) -> Apply:
+    """Check ``action`` completely; return what applies it. Raises InvalidAction for a
+    malformed action (``unknown_action``, ``bad_field``, ``bad_seat``) and IllegalAction for
+    one the rules refuse now (``game_over``, ``seat_out`` and the per-action codes)."""
+    require(isinstance(action, dict), "ambush/unknown_action", "an action is a dict", illegal=False)
+    kind = action.get("type")
+    require(kind in _FIELDS, "ambush/unknown_action", f"unknown action {kind!r}", illegal=False)
+    extra = set(action) - _FIELDS[kind] - {"type"}
+    _field(not extra, f"unexpected fields {sorted(extra)}")
+    _field(isinstance(at_ms, int) and not isinstance(at_ms, bool), "at_ms must be an integer")
+    require(
+        isinstance(seat, int) and 0 <= seat < state.seats,
+        "ambush/bad_seat",
+        "no such seat",
+        illegal=False,
+    )
+    require(state.phase != "over", "ambush/game_over", "the game is over")
+    require(state.alive[seat], "ambush/seat_out", "this castle is out of the game")
+    return _VALIDATORS[kind](state, seat, action, at_ms)
+
+
+def _on_turn(state: AmbushState, seat: int, phase: str, step: str | None) -> None:
+    require(state.turn == seat, "ambush/not_your_turn", "it is not your turn")
+    require(state.phase == phase, "ambush/wrong_step", f"this action needs the {phase} phase")
+    if step is not None:
+        require(state.step == step, "ambush/wrong_step", f"this action needs the {step} step")
+
+
+def _placement(state: AmbushState, cell: Cell) -> None:
+    blocked = rules.placement_blocked(state)
+    require(is_free(state.grid, cell, blocked), "ambush/cell_not_free", "that cell is taken")
+    require(is_adjacent(state.grid, cell), "ambush/cell_not_adjacent", "not next to a card")
+
+
+def _expose(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Rule 1. Refuses: not_your_turn, wrong_step, cell_not_free, cell_not_adjacent."""
+    cell = _cell(action, "cell")
+    _on_turn(state, seat, "turn", "expose")
+    _placement(state, cell)
+    return lambda ctx: rules.expose(state, ctx, seat, cell)
+
+
+def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Rule 2. Refuses: bad_field, not_your_turn, wrong_step, card_not_in_hand, bad_target,
+    cell_not_free, cell_not_adjacent, bad_look (Scout), bad_swap (Trickster)."""
+    card_id = action.get("card")
+    _field(isinstance(card_id, str) and card_id in CARDS, f"unknown card {card_id!r}")
+    assert isinstance(card_id, str)
+    card = CARDS[card_id]
+    cell = _cell(action, "cell")
+    target = action.get("target")
+    _field(
+        target is None or (isinstance(target, int) and not isinstance(target, bool)),
+        "target must be a seat number",
+    )
+    look = _cell(action, "look") if action.get("look") is not None else None
+    swap: tuple[Cell, Cell] | None = None
+    if action.get("swap") is not None:
+        pair = action["swap"]
+        _field(isinstance(pair, list) and len(pair) == 2, "swap must be two cells")
+        a, b = parse_cell(pair[0]), parse_cell(pair[1])
+        _field(a is not None and b is not None, "swap must be two [x, y] cells")
+        assert a is not None and b is not None
+        swap = (a, b)
+    _field(look is None or card.effect == "look", "only a Scout looks")
+    _field(swap is None or card.effect == "swap", "only a Trickster swaps")
+    _on_turn(state, seat, "turn", "play")
+    require(card_id in state.hands[seat], "ambush/card_not_in_hand", "that card is not in hand")
+    if card.needs_target:
+        require(
+            target is not None
+            and 0 <= target < state.seats
+            and target != seat
+            and state.alive[target],
+            "ambush/bad_target",
+            "choose a living opponent",
+        )
+    else:
+        require(target is None, "ambush/bad_target", "this card names no target")
+    _placement(state, cell)
+    # The reserved cell is not yet a card: effects act on the cards already down.
+    if card.effect == "look":
+        if state.grid:
+            require(look in state.grid, "ambush/bad_look", "look at a face-down card")
+        else:
+            require(look is None, "ambush/bad_look", "there is no face-down card to look at")
+    if card.effect == "swap":
+        if len(state.grid) >= 2:
+            require(
+                swap is not None
+                and swap[0] != swap[1]
+                and swap[0] in state.grid
+                and swap[1] in state.grid,
+                "ambush/bad_swap",
+                "swap two different face-down cards",
+            )
+        else:
+            require(swap is None, "ambush/bad_swap", "fewer than two face-down cards")
+    return lambda ctx: rules.play(state, ctx, seat, card_id, cell, target, look, swap)
+
+
+def _place(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Elven Archer. Refuses: not_your_turn, wrong_step, cell_not_free, cell_not_adjacent."""
+    cell = _cell(action, "cell")
+    _on_turn(state, seat, "placing", None)
+    _placement(state, cell)
+    return lambda ctx: rules.place(state, ctx, seat, cell)
+
+
+def _pass(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Rule 2d. Refuses: not_your_turn, wrong_step (exposing comes first)."""
+    _on_turn(state, seat, "turn", "play")
+    return lambda ctx: rules.pass_turn(state, ctx, seat)
+
+
+def _call(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Ambush! rule 2. Refuses: call_refused (placing, race or hand-limit step under way)."""
+    require(
+        race.can_call(state, seat),
+        "ambush/call_refused",
+        "no call while cards are being placed, a race runs or hands are over the limit",
+    )
+    return lambda ctx: race.call(state, ctx, seat, at_ms)
+
+
+def _grab(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Ambush! rule 3, timed on ``at_ms``. Refuses: no_race, before_call, race_over (at or
+    after the end), hand_busy (inside the cooldown), empty_cell."""
+    cell = _cell(action, "cell")
+    running = state.race
+    require(state.phase == "ambush" and running is not None, "ambush/no_race", "no race")
+    assert running is not None
+    require(at_ms >= running.started_at, "ambush/before_call", "grabs start at the call")
+    require(at_ms < race.race_end_at(state), "ambush/race_over", "the race has ended")
+    require(at_ms >= running.next_free[seat], "ambush/hand_busy", "your hand is still busy")
+    require(cell in state.grid, "ambush/empty_cell", "no card on that cell")
+    return lambda ctx: race.grab(state, ctx, seat, cell, at_ms)
+
+
+def _return(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    """Ambush! rule 5, hand limit. Refuses: bad_field, wrong_step, not_over_limit, bad_return
+    (not exactly the owed count, or cards not in the hand)."""
+    cards = action.get("cards")
+    _field(
+        isinstance(cards, list) and all(isinstance(c, str) for c in cards),
+        "cards must be a list of card ids",
+    )
+    assert isinstance(cards, list)
+    returning = state.returning
+    require(state.phase == "returning" and returning is not None, "ambush/wrong_step", "no limit")
+    assert returning is not None
+    require(seat in returning.owed, "ambush/not_over_limit", "your hand is within the limit")
+    owed = returning.owed[seat]
+    require(len(cards) == owed, "ambush/bad_return", f"return exactly {owed} cards")
+    missing = Counter(cards) - Counter(state.hands[seat])
+    require(not missing, "ambush/bad_return", "those cards are not all in your hand")
+    return lambda ctx: race.return_cards(state, ctx, seat, list(cards))
+
+
+def _resign(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
+    return lambda ctx: resign(state, ctx, seat)
+
+
+def resign(state: AmbushState, ctx: Ctx, seat: int) -> None:
+    """The seat leaves: its cards go into the deck; a turn it was in the middle of ends."""
+    was_turn = state.turn == seat
+    if was_turn and state.phase == "placing":
+        rules.finish_placing(state, ctx, seat)
+    rules.eliminate(state, ctx, seat, resigned=True)
+    if state.phase == "returning" and state.returning is not None and not state.returning.owed:
+        race.resume(state, ctx, state.returning.resume_step)
+    elif was_turn and state.phase == "turn":
+        rules.start_turn(state, ctx, rules.next_living(state, seat))
+
+
+def first_free(state: AmbushState) -> Cell:
+    return free_cells(state.grid, rules.placement_blocked(state))[0]
+
+
+_VALIDATORS: dict[str, Callable[[AmbushState, int, dict[str, Any], int], Apply]] = {
+    "expose": _expose,
+    "play": _play,
+    "place": _place,
+    "pass": _pass,
+    "call_ambush": _call,
+    "grab": _grab,
+    "return": _return,
+    "resign": _resign,
+}
+
+__all__ = ["IllegalAction", "InvalidAction", "resign", "validate"]

@@ -1,0 +1,304 @@
+"""Turns and plays: expose, play a card and carry out its text, pass, damage, destruction, end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engines.ambush.cards import CARDS
+from engines.ambush.grid import Cell, cell_json, free_cells
+from engines.ambush.state import AmbushState
+from engines.base import Event, make_event
+
+
+@dataclass
+class Ctx:
+    """What one action or tick produces: its events and the castles it destroyed (a tie)."""
+
+    events: list[Event] = field(default_factory=list)
+    destroyed: list[int] = field(default_factory=list)
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+
+# --- the central deck and what players remember -------------------------------------------
+
+
+def shuffle_into_deck(state: AmbushState, cards: Iterable[str]) -> None:
+    """Cards go back into the central deck, which is then shuffled (rules 4, 5, elimination)."""
+    state.deck.extend(cards)
+    state.rng.shuffle(state.deck)
+
+
+def forget_cell(state: AmbushState, cell: Cell) -> None:
+    """A card left ``cell``: every Scout look at it is no longer valid."""
+    for looks in state.looks:
+        looks.pop(cell, None)
+
+
+def clear_battlefield(state: AmbushState, ctx: Ctx, reason: str) -> None:
+    """Rule 5 (and the exhaustion house rule): the battlefield is shuffled into the deck."""
+    count = len(state.grid)
+    shuffle_into_deck(state, state.grid.values())
+    state.grid.clear()
+    for looks in state.looks:
+        looks.clear()
+    state.exposed = None
+    ctx.emit(make_event("shuffled_back", count=count, reason=reason, deck_count=len(state.deck)))
+
+
+# --- castles --------------------------------------------------------------------------------
+
+
+def deal_damage(state: AmbushState, ctx: Ctx, seat: int, amount: int) -> dict[str, int]:
+    """``amount`` damage to ``seat``'s castle; the ward absorbs first; 0 HP destroys it."""
+    absorbed = min(state.ward[seat], amount)
+    state.ward[seat] -= absorbed
+    lost = min(state.hp[seat], amount - absorbed)
+    state.hp[seat] -= lost
+    if state.hp[seat] <= 0 and state.alive[seat]:
+        eliminate(state, ctx, seat, resigned=False)
+    return {"seat": seat, "absorbed": absorbed, "hp_lost": lost, "hp": state.hp[seat]}
+
+
+def heal(state: AmbushState, seat: int, amount: int) -> int:
+    """Restore up to ``amount`` HP, never above ``castle_hp``; returns what was restored."""
+    gained = max(0, min(amount, state.rules.castle_hp - state.hp[seat]))
+    state.hp[seat] += gained
+    return gained
+
+
+def eliminate(state: AmbushState, ctx: Ctx, seat: int, *, resigned: bool) -> None:
+    """The seat is out: its hand and captured pile are shuffled into the central deck."""
+    shuffle_into_deck(state, state.hands[seat] + state.captured[seat])
+    state.hands[seat] = []
+    state.captured[seat] = []
+    state.recent[seat] = []
+    state.looks[seat].clear()
+    state.alive[seat] = False
+    state.resigned[seat] = resigned
+    if state.returning is not None:
+        state.returning.owed.pop(seat, None)
+    ctx.destroyed.append(seat)
+    kind = "resigned" if resigned else "destroyed"
+    ctx.emit(make_event(kind, seat=seat, deck_count=len(state.deck)))
+
+
+def finish(state: AmbushState, ctx: Ctx) -> None:
+    """Close an action: castles destroyed together tie; the last castle standing wins."""
+    if ctx.destroyed:
+        state.out_order.append(sorted(set(ctx.destroyed)))
+        ctx.destroyed = []
+    if state.phase != "over" and len(state.living()) <= 1:
+        end_game(state, ctx, "last_castle" if state.living() else "all_destroyed")
+
+
+def end_game(state: AmbushState, ctx: Ctx, reason: str) -> None:
+    """Fix the placings: the living first (by HP when the game stalled), then the eliminated."""
+    living = state.living()
+    groups: list[list[int]] = []
+    if reason == "stalled":
+        for hp in sorted({state.hp[s] for s in living}, reverse=True):
+            groups.append([s for s in living if state.hp[s] == hp])
+    elif living:
+        groups.append(living)
+    groups.extend(list(g) for g in reversed(state.out_order))
+    state.placings = groups
+    state.end_reason = reason
+    state.phase = "over"
+    state.race = None
+    state.returning = None
+    ctx.emit(make_event("game_over", placings=groups, reason=reason))
+
+
+# --- turn order ------------------------------------------------------------------------------
+
+
+def next_living(state: AmbushState, seat: int) -> int:
+    for offset in range(1, state.seats + 1):
+        candidate = (seat + offset) % state.seats
+        if state.alive[candidate]:
+            return candidate
+    return seat
+
+
+def start_turn(state: AmbushState, ctx: Ctx, seat: int) -> None:
+    """A fresh turn: expose first (rule 1), skipped while the central deck is empty (1b)."""
+    if len(state.living()) <= 1:
+        return
+    state.phase = "turn"
+    state.turn = seat
+    state.step = "expose" if state.deck else "play"
+    state.turn_number += 1
+    state.exposed = None
+    ctx.emit(make_event("turn_started", seat=seat, step=state.step, number=state.turn_number))
+
+
+def end_turn(state: AmbushState, ctx: Ctx, *, played: bool) -> None:
+    """The turn is over; apply the exhaustion and stalling house rules; the next seat starts."""
+    state.quiet_turns = 0 if played else state.quiet_turns + 1
+    living = len(state.living())
+    if living <= 1:
+        return
+    if state.quiet_turns >= 2 * living:
+        end_game(state, ctx, "stalled")
+        return
+    if not state.deck and state.grid and state.quiet_turns % living == 0 and state.quiet_turns:
+        clear_battlefield(state, ctx, "exhaustion")
+    start_turn(state, ctx, next_living(state, state.turn))
+
+
+# --- the two steps of a turn (validated by the engine before these run) ----------------------
+
+
+def expose(state: AmbushState, ctx: Ctx, seat: int, cell: Cell) -> None:
+    """Rule 1: the top card is shown to everyone, then goes face down at ``cell``."""
+    card = state.deck.pop(0)
+    state.grid[cell] = card
+    state.exposed = (cell, card, seat)
+    state.step = "play"
+    ctx.emit(make_event("exposed", seat=seat, card=card, cell=cell_json(cell)))
+
+
+def play(
+    state: AmbushState,
+    ctx: Ctx,
+    seat: int,
+    card_id: str,
+    cell: Cell,
+    target: int | None,
+    look: Cell | None,
+    swap: tuple[Cell, Cell] | None,
+) -> None:
+    """Rule 2: damage (2a), the card's other text (2b), then face down at its cell (2c)."""
+    card = CARDS[card_id]
+    state.hands[seat].remove(card_id)
+    state.reserved = (cell, card_id)
+    hits = []
+    # Destruction events come from inside deal_damage; the play itself is told first.
+    played_at = len(ctx.events)
+    if card.damage > 0 and target is not None:
+        hits.append(deal_damage(state, ctx, target, card.damage))
+    if card.effect == "splash":
+        for other in state.living():
+            if other not in (seat, target):
+                hits.append(deal_damage(state, ctx, other, card.amount))
+    ctx.events.insert(
+        played_at,
+        make_event(
+            "played",
+            seat=seat,
+            card=card_id,
+            target=target,
+            cell=cell_json(cell),
+            damage=card.damage,
+            hits=hits,
+        ),
+    )
+    _carry_out(state, ctx, seat, card_id, target, look, swap)
+    if state.placing and state.phase != "over":
+        state.phase = "placing"
+        return
+    put_down_reserved(state)
+    end_turn(state, ctx, played=True)
+
+
+def _carry_out(
+    state: AmbushState,
+    ctx: Ctx,
+    seat: int,
+    card_id: str,
+    target: int | None,
+    look: Cell | None,
+    swap: tuple[Cell, Cell] | None,
+) -> None:
+    """Rule 2b: the text beyond damage; a part with nothing to act on is skipped."""
+    card = CARDS[card_id]
+    if card.effect == "heal":
+        gained = heal(state, seat, card.amount)
+        ctx.emit(make_event("healed", seat=seat, amount=gained, hp=state.hp[seat]))
+    elif card.effect == "ward":
+        state.ward[seat] += card.amount
+        ctx.emit(make_event("warded", seat=seat, ward=state.ward[seat]))
+    elif card.effect == "look" and look is not None:
+        seen = state.grid[look]
+        state.looks[seat][look] = seen
+        ctx.emit(
+            make_event(
+                "looked",
+                [seat],
+                {"seat": seat, "cell": cell_json(look)},
+                seat=seat,
+                cell=cell_json(look),
+                card=seen,
+            )
+        )
+    elif card.effect == "swap" and swap is not None:
+        a, b = swap
+        state.grid[a], state.grid[b] = state.grid[b], state.grid[a]
+        for looks in state.looks:
+            seen_a, seen_b = looks.pop(a, None), looks.pop(b, None)
+            if seen_a is not None:
+                looks[b] = seen_a
+            if seen_b is not None:
+                looks[a] = seen_b
+        if state.exposed is not None and state.exposed[0] in (a, b):
+            state.exposed = None
+        ctx.emit(make_event("swapped", seat=seat, cells=[cell_json(a), cell_json(b)]))
+    elif card.effect == "steal" and target is not None and state.hands[target]:
+        victim = state.hands[target]
+        stolen = victim.pop(state.rng.randbelow(len(victim)))
+        state.hands[seat].append(stolen)
+        ctx.emit(
+            make_event(
+                "stolen",
+                [seat, target],
+                {"thief": seat, "victim": target},
+                thief=seat,
+                victim=target,
+                card=stolen,
+            )
+        )
+    elif card.effect == "archer" and state.alive[seat] and len(state.living()) > 1:
+        count = min(card.amount, len(state.deck))
+        state.placing = state.deck[:count]
+        del state.deck[:count]
+
+
+def place(state: AmbushState, ctx: Ctx, seat: int, cell: Cell) -> None:
+    """Elven Archer: the next card drawn for it goes face down, unseen, at ``cell``."""
+    state.grid[cell] = state.placing.pop(0)
+    ctx.emit(make_event("placed", seat=seat, cell=cell_json(cell), left=len(state.placing)))
+    if not state.placing:
+        put_down_reserved(state)
+        end_turn(state, ctx, played=True)
+
+
+def finish_placing(state: AmbushState, ctx: Ctx, seat: int) -> None:
+    """The placing seat left mid-effect: its cards go to the first free cells in spiral order."""
+    while state.placing:
+        cell = free_cells(state.grid, placement_blocked(state))[0]
+        state.grid[cell] = state.placing.pop(0)
+        ctx.emit(make_event("placed", seat=seat, cell=cell_json(cell), left=len(state.placing)))
+    put_down_reserved(state)
+
+
+def placement_blocked(state: AmbushState) -> list[Cell]:
+    return [] if state.reserved is None else [state.reserved[0]]
+
+
+def put_down_reserved(state: AmbushState) -> None:
+    """Rule 2c: the played card goes face down at its reserved cell, known to all who saw it."""
+    if state.reserved is not None:
+        cell, card = state.reserved
+        state.grid[cell] = card
+        state.reserved = None
+    if state.phase == "placing":
+        state.phase = "turn"
+
+
+def pass_turn(state: AmbushState, ctx: Ctx, seat: int) -> None:
+    """Rule 2d: the play step is skipped and the turn ends."""
+    ctx.emit(make_event("passed", seat=seat))
+    end_turn(state, ctx, played=False)

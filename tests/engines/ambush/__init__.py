@@ -1,0 +1,1 @@
+"""Ambush! engine tests: rules, cards, race, views, bots and properties."""
