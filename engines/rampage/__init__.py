@@ -1,0 +1,1 @@
+"""Castle Rampage: a two-player duel of hidden Gate and Castle stacks (engine id "rampage")."""

@@ -1,0 +1,215 @@
+"""Castle Rampage bots: a random one and a greedy heuristic one, both seeing only their view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Decision, Rng
+from engines.rampage.cards import CARDS, Card, card_of
+
+THINK_MIN_MS = 1000
+THINK_SPREAD_MS = 2000
+# How much of an attack's strength is wasted on average against unseen defenders.
+ATTACK_WASTE = 1.3
+CASTLE_WEIGHT = 1.5
+PERMANENT_VALUES = {"banner": 3.0, "palisade": 2.5, "watchtower": 3.0, "barracks": 3.5}
+EFFECT_VALUES = {
+    "priest": 2.0,
+    "archer": 2.5,
+    "fire_arrows": 1.5,
+    "earthquake": 1.0,
+    "bricklayer": 2.0,
+    "sapper": 2.5,
+    "thief": 1.5,
+    "summoner": 1.0,
+    "jester": 3.0,
+}
+
+
+def play_value(card: Card) -> float:
+    """A rough worth of holding ``card`` to play later (what discarding or burying it costs)."""
+    if card.purple:
+        return 0.5 if card.effect == "ogre" else 0.0
+    if card.permanent:
+        return PERMANENT_VALUES[card.effect]
+    value = EFFECT_VALUES.get(card.effect, 0.0)
+    if card.attack is not None:
+        value = max(value, card.attack - ATTACK_WASTE - 0.8 * card.cost)
+    if card.effect == "draw":
+        value += 1.2 * card.amount - 0.8 * card.cost
+    if card.scheme is not None:
+        value = card.attack - ATTACK_WASTE - 2.0 if card.attack else 0.0
+    return max(value, 0.0)
+
+
+VALUES = {kind: play_value(card) for kind, card in CARDS.items()}
+
+
+def _think(rng: Rng, now_ms: int) -> int:
+    return now_ms + THINK_MIN_MS + rng.randbelow(THINK_SPREAD_MS + 1)
+
+
+class RandomBot:
+    """Uniform among legal actions; ends its turn only one time in four when it could act."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = Rng(seed)
+
+    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        return None
+
+    def decide(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
+    ) -> Decision | None:
+        choices = [a for a in legal if a["type"] != "resign"]
+        if not choices:
+            return None
+        others = [a for a in choices if a["type"] != "end_turn"]
+        if others and (len(others) == len(choices) or self.rng.randbelow(4)):
+            choices = others
+        return Decision(self.rng.choice(choices), _think(self.rng, now_ms))
+
+
+class HeuristicBot:
+    """Greedy: scores each legal action from its view and what attacks have revealed.
+
+    It remembers a defender that held an attack (it went back on top face down, seen by both
+    players) until that structure loses its top card.
+    """
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = Rng(seed)
+        self.known_top: dict[tuple[int, str], str] = {}
+
+    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        for event in events:
+            kind = event.get("type")
+            if kind == "attack_ended" and "repelled_by" in event:
+                self.known_top[(event["target"], event["structure"])] = event["repelled_by"]
+            elif kind == "destroyed":
+                self.known_top.pop((event["seat"], event["structure"]), None)
+
+    def decide(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
+    ) -> Decision | None:
+        choices = [a for a in legal if a["type"] != "resign"]
+        if not choices:
+            return None
+        best = max(choices, key=lambda a: self.score(view, a))
+        return Decision(best, _think(self.rng, now_ms))
+
+    def score(self, view: dict[str, Any], action: dict[str, Any]) -> float:
+        kind = action["type"]
+        if kind == "end_turn":
+            return 0.0
+        if kind == "setup":
+            return self._score_setup(action, view["dealt"] or [])
+        pay_cost = sum(VALUES[card_of(c).kind] for c in action.get("pay", []))
+        if kind == "defend":
+            return self._score_defend(view, action) - 0.7 * pay_cost
+        return self._score_play(view, action) - 0.7 * pay_cost
+
+    @staticmethod
+    def _score_setup(action: dict[str, Any], dealt: list[str]) -> float:
+        gate, castle = action["gate"], action["castle"]
+        aside = [c for c in dealt if c not in gate and c not in castle]
+        score = sum(card_of(c).gate for c in gate) + 1.3 * sum(card_of(c).castle for c in castle)
+        score += 1.5 * sum(VALUES[card_of(c).kind] for c in aside)
+        return score
+
+    def _score_defend(self, view: dict[str, Any], action: dict[str, Any]) -> float:
+        card = card_of(action["card"])
+        me = view["players"][self.seat]
+        structure = action["to"]
+        value = float(card.defence(structure))
+        if structure == "castle":
+            value *= 1.2
+            value += max(0, 4 - me["castle_size"]) * 0.6
+        elif me["gate_size"] == 0:
+            value += 0.5
+        return value - VALUES[card.kind] - 0.5
+
+    def _score_play(self, view: dict[str, Any], action: dict[str, Any]) -> float:
+        card = card_of(action["card"])
+        me = view["players"][self.seat]
+        them = view["players"][1 - self.seat]
+        if card.permanent:
+            return PERMANENT_VALUES[card.effect]
+        if card.effect == "summoner":
+            if me["castle_size"] <= 1:
+                return -100.0
+            if them["castle_size"] == 1:
+                return 100.0
+            return 0.5 * float(me["castle_size"] - them["castle_size"]) - 0.5
+        if card.effect == "jester" and me["castle_size"] <= 2:
+            return -100.0
+        if card.attack is not None:
+            return self._score_attack(view, action, card)
+        if card.effect == "draw":
+            return 1.5 * card.amount + 1.0
+        if card.effect == "priest":
+            return 0.45 * float(them["hand_size"]) - 0.5
+        if card.effect == "fire_arrows":
+            return PERMANENT_VALUES[card_of(action["target"]).effect] - 0.5
+        if card.effect == "earthquake":
+            mine = sum(PERMANENT_VALUES[card_of(p).effect] for p in me["permanents"])
+            theirs = sum(PERMANENT_VALUES[card_of(p).effect] for p in them["permanents"])
+            return theirs - mine - 0.5
+        if card.effect == "sapper":
+            return 2.5 * (CASTLE_WEIGHT if them["gate_size"] == 0 else 1.0)
+        if card.effect == "thief":
+            return 1.5 if them["hand_size"] else -1.0
+        if card.effect == "bricklayer":
+            return 2.0
+        return 0.0
+
+    def _score_attack(self, view: dict[str, Any], action: dict[str, Any], card: Card) -> float:
+        me = view["players"][self.seat]
+        them = view["players"][1 - self.seat]
+        foe = 1 - self.seat
+        structure = "castle" if card.effect == "digger" or them["gate_size"] == 0 else "gate"
+        strength = self._strength(view, action, card, structure)
+        known = self.known_top.get((foe, structure))
+        if known is not None:
+            bonus = _defence_bonus(them["permanents"], structure)
+            if card_of(known).defence(structure) + bonus > strength:
+                return -5.0
+        weight = CASTLE_WEIGHT if structure == "castle" else 1.0
+        value = (strength - ATTACK_WASTE) * weight
+        if structure == "castle" and them["castle_size"] <= 2:
+            value += 3.0 / them["castle_size"]
+        if card.effect == "archer":
+            value += 1.5 if them["hand_size"] else 0.0
+        if card.effect == "draw":
+            value += 1.2 * card.amount
+        if card.effect == "jester":
+            value -= 2.0 + max(0, 4 - me["castle_size"])
+        if card.effect == "veteran":
+            value += 1.0
+        return value - 0.5 * VALUES[card.kind]
+
+    @staticmethod
+    def _strength(view: dict[str, Any], action: dict[str, Any], card: Card, structure: str) -> int:
+        assert card.attack is not None
+        me = view["players"][view["seat"]]
+        strength = card.attack + _attack_bonus(me["permanents"])
+        if card.scheme is not None and len(action.get("pay", [])) > len(card.scheme.needs):
+            strength += card.scheme.bonus_strength
+        if card.effect == "castle_bonus" and structure == "castle":
+            strength += card.amount
+        if card.effect == "gate_bonus" and structure == "gate":
+            strength += card.amount
+        if card.effect == "jester":
+            strength = 5  # twice an average Castle defence, unknown until revealed
+        return strength
+
+
+def _defence_bonus(permanents: list[str], structure: str) -> int:
+    wanted = "palisade" if structure == "gate" else "watchtower"
+    return sum(card_of(p).amount for p in permanents if card_of(p).effect == wanted)
+
+
+def _attack_bonus(permanents: list[str]) -> int:
+    return sum(card_of(p).amount for p in permanents if card_of(p).effect == "banner")

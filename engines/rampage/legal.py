@@ -1,0 +1,166 @@
+"""Legal action lists: one representative per distinct choice, the default (end turn) first.
+
+Copies of one kind are interchangeable, so choices that differ only in which copy is used
+are listed once; ``apply`` still accepts any copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import Any
+
+from engines.rampage.cards import OGRE_PLACEMENT_COST, STRUCTURES, UNIT_TYPES, Card, card_of
+from engines.rampage.state import OVER, PLAY, SETUP, RampageState
+
+RESIGN: dict[str, Any] = {"type": "resign"}
+END_TURN: dict[str, Any] = {"type": "end_turn"}
+
+
+def legal_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
+    """Everything ``seat`` may do now; resign last, and only while the match runs."""
+    if state.phase == OVER or not 0 <= seat < state.seats:
+        return []
+    player = state.players[seat]
+    if state.phase == SETUP:
+        return [*setup_splits(player.dealt), RESIGN] if not player.chosen else [RESIGN]
+    if state.phase != PLAY or state.active != seat:
+        return [RESIGN]
+    actions: list[dict[str, Any]] = [dict(END_TURN)]
+    if not state.defended:
+        actions.extend(defend_actions(player.hand))
+    actions.extend(play_actions(state, seat))
+    actions.append(RESIGN)
+    return actions
+
+
+def setup_splits(dealt: Sequence[str]) -> list[dict[str, Any]]:
+    """Every way to put 2 dealt cards at the Gate and 2 at the Castle (the fifth aside)."""
+    splits: list[dict[str, Any]] = []
+    seen: set[tuple[tuple[str, ...], tuple[str, ...], str]] = set()
+    for gate in combinations(dealt, 2):
+        rest = [c for c in dealt if c not in gate]
+        for castle in combinations(rest, 2):
+            aside = [c for c in rest if c not in castle]
+            key = (_kinds(gate), _kinds(castle), ",".join(_kinds(aside)))
+            if key in seen:
+                continue
+            seen.add(key)
+            splits.append({"type": "setup", "gate": list(gate), "castle": list(castle)})
+    return splits
+
+
+def defend_actions(hand: Sequence[str]) -> list[dict[str, Any]]:
+    """One defence placement: any hand card under the Gate or Castle (the Ogre costs 2)."""
+    actions: list[dict[str, Any]] = []
+    for card_id in _one_per_kind(hand):
+        if card_of(card_id).effect == "ogre":
+            others = [c for c in hand if c != card_id]
+            for pay in distinct_combinations(others, OGRE_PLACEMENT_COST):
+                for structure in STRUCTURES:
+                    actions.append(
+                        {"type": "defend", "card": card_id, "to": structure, "pay": list(pay)}
+                    )
+            continue
+        for structure in STRUCTURES:
+            actions.append({"type": "defend", "card": card_id, "to": structure})
+    return actions
+
+
+def play_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
+    """Every distinct way to play a card from ``seat``'s hand now."""
+    player = state.players[seat]
+    opponent = state.players[1 - seat]
+    owned = {card_of(p).kind for p in player.permanents}
+    actions: list[dict[str, Any]] = []
+    for card_id in _one_per_kind(player.hand):
+        card = card_of(card_id)
+        if not card.playable or (card.permanent and card.kind in owned):
+            continue
+        others = [c for c in player.hand if c != card_id]
+        for pay, as_types in payments(card, others):
+            base: dict[str, Any] = {"type": "play", "card": card_id}
+            if pay:
+                base["pay"] = list(pay)
+            if as_types:
+                base["as"] = as_types
+            for extra in _choices(card, opponent.hand, opponent.permanents):
+                actions.append({**base, **extra})
+    return actions
+
+
+def payments(card: Card, others: Sequence[str]) -> Iterator[tuple[list[str], dict[str, str]]]:
+    """Distinct ways to pay ``card``'s cost from ``others``: discards or Scheme units."""
+    if card.scheme is None:
+        for pay in distinct_combinations(others, card.cost):
+            yield list(pay), {}
+        return
+    scheme = card.scheme
+    units = [c for c in others if card_of(c).units]
+    for slots in (scheme.needs, (*scheme.needs, scheme.bonus)):
+        seen: set[tuple[tuple[str, str], ...]] = set()
+        for picked in _assign(units, list(slots), []):
+            key = tuple(sorted((card_of(c).kind, t) for c, t in picked))
+            if key in seen:
+                continue
+            seen.add(key)
+            as_types = {c: t for c, t in picked if len(card_of(c).units) > 1}
+            yield [c for c, _ in picked], as_types
+
+
+def _assign(
+    units: list[str], slots: list[str], picked: list[tuple[str, str]]
+) -> Iterator[list[tuple[str, str]]]:
+    """Every assignment of distinct unit cards to the ``slots`` unit types, in slot order."""
+    if not slots:
+        yield list(picked)
+        return
+    slot, rest = slots[0], slots[1:]
+    used = {c for c, _ in picked}
+    tried: set[str] = set()
+    for card_id in units:
+        kind = card_of(card_id).kind
+        if card_id in used or kind in tried or slot not in card_of(card_id).units:
+            continue
+        tried.add(kind)
+        yield from _assign(units, rest, [*picked, (card_id, slot)])
+
+
+def _choices(card: Card, their_hand: Sequence[str], their_permanents: Sequence[str]) -> list[Any]:
+    """The extra fields a card needs: a unit type, a hand position, a permanent."""
+    if card.effect == "priest":
+        return [{"name": unit} for unit in UNIT_TYPES]
+    if card.effect == "archer":
+        return [{"target": i} for i in range(len(their_hand))] or [{}]
+    if card.effect == "fire_arrows":
+        return [{"target": p} for p in their_permanents]
+    return [{}]
+
+
+def distinct_combinations(cards: Sequence[str], size: int) -> list[tuple[str, ...]]:
+    """Combinations of ``size`` cards, one per distinct multiset of kinds."""
+    if size == 0:
+        return [()]
+    out: list[tuple[str, ...]] = []
+    seen: set[tuple[str, ...]] = set()
+    for combo in combinations(sorted(cards), size):
+        key = _kinds(combo)
+        if key not in seen:
+            seen.add(key)
+            out.append(combo)
+    return out
+
+
+def _one_per_kind(cards: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for card_id in cards:
+        kind = card_of(card_id).kind
+        if kind not in seen:
+            seen.add(kind)
+            out.append(card_id)
+    return out
+
+
+def _kinds(cards: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(card_of(c).kind for c in cards))

@@ -1,0 +1,60 @@
+"""What one seat may know: its own hand, public piles and permanents, and stack sizes only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.rampage.outcome import outcome_of
+from engines.rampage.state import PLAY, SETUP, RampageState
+
+
+def to_act(state: RampageState) -> frozenset[int]:
+    """Set-up: every seat still to split its cards; play: the active seat; over: nobody."""
+    if state.phase == SETUP:
+        return frozenset(seat for seat, p in enumerate(state.players) if not p.chosen)
+    if state.phase == PLAY:
+        return frozenset({state.active})
+    return frozenset()
+
+
+def view(state: RampageState, seat: int | None) -> dict[str, Any]:
+    """The seat's view (None: a spectator).
+
+    Face-down Gate and Castle cards are never shown, not even to their owner (rulebook:
+    neither player may look at them); both players see every stack's size.
+    """
+    outcome = outcome_of(state)
+    players = [
+        {
+            "name": p.name,
+            "hand_size": len(p.hand),
+            "gate_size": len(p.gate),
+            "castle_size": len(p.castle),
+            "permanents": list(p.permanents),
+            "placed": p.placed,
+            "lost": p.lost,
+            "chosen": p.chosen,
+            "resigned": p.resigned,
+        }
+        for p in state.players
+    ]
+    mine = state.players[seat] if seat is not None and 0 <= seat < state.seats else None
+    return {
+        "game": "rampage",
+        "phase": state.phase,
+        "seats": state.seats,
+        "to_act": sorted(to_act(state)),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "seat": seat,
+        "first_seat": state.first_seat,
+        "setup_round": state.setup_round,
+        "active": state.active if state.phase != SETUP else None,
+        "turn": state.turn,
+        "defended": state.defended,
+        "draw_size": len(state.draw),
+        "discard": list(state.discard),
+        "players": players,
+        "hand": None if mine is None else list(mine.hand),
+        "dealt": None if mine is None else list(mine.dealt),
+        "aside": None if mine is None else list(mine.aside),
+    }
