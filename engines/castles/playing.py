@@ -1,0 +1,276 @@
+"""Playing cards from hand in your own turn: Soldiers and Civilians, and every Action card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engines.base import Event, IllegalAction, InvalidAction, make_event
+from engines.castles.board import (
+    castle_zone,
+    depth,
+    enemy,
+    front_zone,
+    has_forward_soldier,
+    has_in_play,
+    in_play,
+    is_building,
+    is_civilian,
+    is_soldier,
+    is_unit,
+    middle_zone,
+    side_of,
+    spec,
+    terrain,
+)
+from engines.castles.cards import CARDS
+from engines.castles.combat import heal, hit_all
+from engines.castles.state import DISCARD, HAND, PLAY, Card, GameState
+
+CODE = "castles/"
+BURN = CARDS["incendiarism"].damage
+STORM = CARDS["lightning_storm"].damage
+
+
+def field_int(action: dict[str, Any], name: str) -> int:
+    """An integer field of an action; raises ``InvalidAction`` castles/bad_field otherwise."""
+    value = action.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidAction(CODE + "bad_field", f"{name} must be an integer")
+    return value
+
+
+def card_field(state: GameState, action: dict[str, Any], name: str) -> Card:
+    """The card an action names; raises ``InvalidAction`` castles/bad_field for unknown ids."""
+    card_id = field_int(action, name)
+    if not 0 <= card_id < len(state.cards):
+        raise InvalidAction(CODE + "bad_field", f"{name} names no card")
+    return state.cards[card_id]
+
+
+def in_play_target(state: GameState, action: dict[str, Any]) -> Card:
+    """The ``target`` card, which must be in play (castles/bad_target otherwise)."""
+    target = card_field(state, action, "target")
+    if target.place != PLAY:
+        raise IllegalAction(CODE + "bad_target", "the target is not in play")
+    return target
+
+
+def enter_play(card: Card, side: int, zone: int) -> None:
+    """A card comes into play: full HP, and no move or Action until its side's next turn."""
+    card.place, card.holder, card.side, card.zone = PLAY, -1, side, zone
+    card.hp = spec(card).hp
+    card.moves = card.acts = 0
+    card.charged = False
+    card.seen_by = []
+
+
+def check_requirements(state: GameState, side: int, card: Card) -> None:
+    """Spells need the Wizard; Special Attacks need the General and a forward Soldier.
+
+    Raises ``IllegalAction`` castles/needs_wizard, castles/needs_general,
+    castles/needs_forward_soldier, castles/instant_only (Trap is played in a response window).
+    """
+    kind_class = spec(card).action_class
+    if kind_class == "instant":
+        raise IllegalAction(CODE + "instant_only", "Trap is played in the opponent's turn")
+    if kind_class == "spell" and not has_in_play(state, side, "wizard"):
+        raise IllegalAction(CODE + "needs_wizard", "Spells need your Wizard in play")
+    if kind_class == "attack":
+        if not has_in_play(state, side, "general"):
+            raise IllegalAction(CODE + "needs_general", "Special Attacks need your General")
+        if not has_forward_soldier(state, side):
+            raise IllegalAction(
+                CODE + "needs_forward_soldier", "Special Attacks need a Soldier out of your Castle"
+            )
+
+
+Effect = Callable[[GameState, int, dict[str, Any]], Callable[[], list[Event]]]
+
+
+def _repair(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    target = in_play_target(state, action)
+    if not is_building(target):
+        raise IllegalAction(CODE + "bad_target", "Repair needs a Building")
+    return _healing(state, target, CARDS["repair"].heal, "repair")
+
+
+def _medicine(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    target = in_play_target(state, action)
+    if not (is_soldier(target) or is_civilian(target)):
+        raise IllegalAction(CODE + "bad_target", "Medicine needs a Civilian or Soldier")
+    return _healing(state, target, CARDS["medicine"].heal, "medicine")
+
+
+def _healing(state: GameState, target: Card, amount: int, source: str) -> Callable[[], list[Event]]:
+    if target.hp >= spec(target).hp:
+        raise IllegalAction(CODE + "full_hp", "that card has all its HP")
+
+    def run() -> list[Event]:
+        events: list[Event] = []
+        heal(state, target, amount, source, events)
+        return events
+
+    return run
+
+
+def _charge(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    target = in_play_target(state, action)
+    if target.side != side or not is_soldier(target) or terrain(state, target.zone) == "marsh":
+        raise IllegalAction(CODE + "bad_target", "Charge needs your Soldier, not on a Marsh")
+
+    def run() -> list[Event]:
+        target.charged = True
+        return []
+
+    return run
+
+
+def _arrow_rain(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    archers = [
+        c
+        for c in in_play(state)
+        if c.kind == "archer" and c.side == side and c.zone == castle_zone(side)
+    ]
+    if not archers:
+        raise IllegalAction(CODE + "needs_archer", "Arrow Rain needs an Archer in your Castle Zone")
+
+    def run() -> list[Event]:
+        for archer in archers:
+            archer.acts += 1  # one more 2-damage shot this turn, even if it just arrived
+        return [make_event("volley", archers=[a.id for a in archers])]
+
+    return run
+
+
+def _rout(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    target = in_play_target(state, action)
+    foe = enemy(side)
+    if target.side != foe or not is_soldier(target) or depth(side, target.zone) > 2:
+        raise IllegalAction(CODE + "bad_target", "Rout needs an enemy Soldier across the Front")
+    if has_in_play(state, foe, "general"):
+        raise IllegalAction(CODE + "rout_forbidden", "the enemy General is in play")
+    if has_in_play(state, foe, "watchtower"):
+        raise IllegalAction(CODE + "rout_forbidden", "the enemy Watchtower forbids Rout")
+
+    def run() -> list[Event]:
+        start, target.zone = target.zone, middle_zone(foe)
+        return [make_event("moved", card=target.id, start=start, to=target.zone)]
+
+    return run
+
+
+def _rally(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    soldiers = [c for c in in_play(state) if c.side == side and is_soldier(c)]
+    zones = {c.zone for c in soldiers}
+    if not {castle_zone(side), middle_zone(side), front_zone(side)} <= zones:
+        raise IllegalAction(CODE + "rally_unmet", "needs Soldiers in your Castle, Middle, Front")
+
+    def run() -> list[Event]:
+        events: list[Event] = []
+        for soldier in soldiers:
+            if soldier.zone != middle_zone(side):
+                start, soldier.zone = soldier.zone, middle_zone(side)
+                events.append(make_event("moved", card=soldier.id, start=start, to=soldier.zone))
+        return events
+
+    return run
+
+
+def _ambush(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    def run() -> list[Event]:
+        state.ambush = True
+        return []
+
+    return run
+
+
+def _incendiarism(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    zone = field_int(action, "zone")
+    if not 0 <= zone <= 5:
+        raise InvalidAction(CODE + "bad_zone", "zone must be 0..5")
+    return lambda: hit_all(
+        state, [c for c in in_play(state) if c.zone == zone and is_unit(c)], BURN, "incendiarism"
+    )
+
+
+def _resurrection(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    raw = action.get("targets")
+    if not isinstance(raw, list) or not all(type(x) is int for x in raw):
+        raise InvalidAction(CODE + "bad_field", "targets must be a list of card ids")
+    fallen = [i for i in state.discard if is_soldier(state.cards[i])]
+    if not fallen:
+        raise IllegalAction(CODE + "no_soldiers", "no Soldier in the discard pile")
+    if len(set(raw)) != len(raw) or len(raw) != min(2, len(fallen)) or not set(raw) <= set(fallen):
+        raise IllegalAction(CODE + "bad_target", "name two Soldiers of the discard pile")
+
+    def run() -> list[Event]:
+        for card_id in raw:
+            state.discard.remove(card_id)
+            enter_play(state.cards[card_id], side, middle_zone(side))
+        return [make_event("restored", cards=list(raw), zone=middle_zone(side))]
+
+    return run
+
+
+def _plague(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    zone = castle_zone(enemy(side))
+    return lambda: hit_all(
+        state,
+        [c for c in in_play(state) if c.zone == zone and (is_soldier(c) or is_civilian(c))],
+        CARDS["plague"].damage,
+        "plague",
+    )
+
+
+def _storm(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    foe = enemy(side)
+    return lambda: hit_all(
+        state, [c for c in in_play(state) if depth(foe, c.zone) <= 2], STORM, "lightning_storm"
+    )
+
+
+EFFECTS: dict[str, Effect] = {
+    "repair": _repair,
+    "medicine": _medicine,
+    "charge": _charge,
+    "arrow_rain": _arrow_rain,
+    "rout": _rout,
+    "rally_forces": _rally,
+    "ambush": _ambush,
+    "incendiarism": _incendiarism,
+    "resurrection": _resurrection,
+    "plague": _plague,
+    "lightning_storm": _storm,
+}
+
+
+def play_card(state: GameState, seat: int, action: dict[str, Any]) -> list[Event]:
+    """Play a card from ``seat``'s hand: a unit into its Castle or Middle Zone, or an Action.
+
+    Raises castles/not_in_hand, castles/bad_zone (units go to your Castle or Middle Zone),
+    castles/needs_builder (Buildings come in through a Builder's Action), the requirement codes
+    of ``check_requirements`` and each card's own target codes. Nothing changes on a refusal.
+    """
+    card = card_field(state, action, "card")
+    if card.place != HAND or card.holder != seat:
+        raise IllegalAction(CODE + "not_in_hand", "that card is not in your hand")
+    side = side_of(seat)
+    kind = spec(card)
+    if kind.type == "building":
+        raise IllegalAction(CODE + "needs_builder", "a Builder's Action plays Buildings")
+    if kind.type in ("soldier", "civilian"):
+        zone = field_int(action, "zone")
+        if zone not in (castle_zone(side), middle_zone(side)):
+            raise IllegalAction(CODE + "bad_zone", "play into your Castle or Middle Zone")
+        state.hands[seat].remove(card.id)
+        enter_play(card, side, zone)
+        return [make_event("played", seat=seat, card=card.id, card_kind=card.kind, zone=zone)]
+    check_requirements(state, side, card)
+    run = EFFECTS[card.kind](state, side, action)
+    state.hands[seat].remove(card.id)
+    card.place, card.holder, card.seen_by = DISCARD, -1, []
+    state.discard.append(card.id)
+    shown = {k: v for k, v in action.items() if k in ("target", "targets", "zone")}
+    events = [make_event("played", seat=seat, card=card.id, card_kind=card.kind, **shown)]
+    return events + run()
