@@ -1,0 +1,1 @@
+"""Ember: Shroud of the Shadow Demon: per-hero decks, modes and response cards."""
