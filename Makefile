@@ -28,8 +28,9 @@ lint: $(VENV)/.installed
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy engines app bench
 
+# pytest runs beside a throwaway PostgreSQL cluster (RAMPART_TEST_PG_URL) for the postgres tests.
 unit: $(VENV)/.installed
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	bash scripts/with-postgres.sh $(PY) -m pytest -q $(PYTEST_ARGS)
 
 test: $(VENV)/.installed sysdeps lint typecheck unit
 

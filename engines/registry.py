@@ -33,8 +33,7 @@ def unregister(game_id: str) -> None:
 
 
 def _available(target: str) -> bool:
-    package = target.split(":")[0].rsplit(".", 1)[0]
-    return importlib.util.find_spec(package) is not None
+    return importlib.util.find_spec(target.split(":")[0]) is not None
 
 
 def ids() -> list[str]:

@@ -1,0 +1,1 @@
+"""REST: routers by resource, shared dependencies, and the one place errors become replies."""

@@ -1,0 +1,104 @@
+"""Lobby REST: create, list, show, join, leave, castle name, vote, bots, start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.deps import CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
+from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, StartOut, Vote
+from app.db.models import Lobby
+from app.db.repositories import LobbyRepository
+from app.lobby.service import lobby_json, member_ids
+
+router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
+
+
+def shown(lobby: Lobby, viewer_id: int | None) -> dict[str, Any]:
+    data = lobby_json(lobby)
+    if viewer_id not in member_ids(lobby):
+        data.pop("invite_code")
+    return data
+
+
+@router.get("")
+async def list_lobbies(db: SessionDep, game: str | None = None) -> list[dict[str, Any]]:
+    """Open public tables."""
+    return [shown(lobby, None) for lobby in await LobbyRepository(db).list_open(game)]
+
+
+@router.post("", status_code=201)
+async def create_lobby(
+    body: NewLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> dict[str, Any]:
+    lobby = await lobbies.create(
+        db,
+        player,
+        game=body.game,
+        seats=body.seats,
+        options=body.options,
+        public=body.public,
+        rated=body.rated,
+        hot_seat=body.hot_seat,
+        time_control=body.time_control.model_dump(exclude_none=True),
+    )
+    return shown(lobby, player.id)
+
+
+@router.get("/{lobby_id}")
+async def get_lobby(lobby_id: int, db: SessionDep, player: OptionalPlayer) -> dict[str, Any]:
+    return shown(await LobbyRepository(db).get(lobby_id), player.id if player else None)
+
+
+@router.post("/{lobby_id}/join")
+async def join_lobby(
+    lobby_id: int, body: JoinLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> dict[str, Any]:
+    lobby = await lobbies.join(db, player, lobby_id, invite_code=body.invite_code, seat=body.seat)
+    return shown(lobby, player.id)
+
+
+@router.post("/{lobby_id}/leave")
+async def leave_lobby(
+    lobby_id: int, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> dict[str, Any]:
+    return shown(await lobbies.leave(db, player, lobby_id), player.id)
+
+
+@router.post("/{lobby_id}/castle")
+async def name_castle(
+    lobby_id: int, body: CastleName, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> dict[str, Any]:
+    lobby = await lobbies.name_castle(db, player, lobby_id, body.name.strip(), body.seat)
+    return shown(lobby, player.id)
+
+
+@router.post("/{lobby_id}/vote")
+async def vote(
+    lobby_id: int, body: Vote, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> dict[str, Any]:
+    lobby = await lobbies.vote(db, player, lobby_id, body.for_seat, body.seat)
+    return shown(lobby, player.id)
+
+
+@router.post("/{lobby_id}/bots")
+async def add_bots(
+    lobby_id: int, body: AddBots, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> dict[str, Any]:
+    lobby = await lobbies.add_bots(db, player, lobby_id, body.kind, body.count)
+    return shown(lobby, player.id)
+
+
+@router.post("/{lobby_id}/start")
+async def start(
+    lobby_id: int, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+) -> StartOut:
+    """Start the match; returns ``match_id`` (and the name vote's result where it ran)."""
+    lobby, match_id, vote = await lobbies.start(db, player, lobby_id)
+    return StartOut(
+        match_id=match_id,
+        first_seat=vote.first_seat if vote else None,
+        votes={str(k): v for k, v in vote.tally.items()} if vote else None,
+        lobby=shown(lobby, player.id),
+    )

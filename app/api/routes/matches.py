@@ -1,0 +1,168 @@
+"""Match inspection: list and filter, one match, its event log (NDJSON), its state at a version."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import StreamingResponse
+
+from app.api.deps import OptionalPlayer, SessionDep
+from app.db.models import Account, Match, MatchSeat
+from app.db.repositories import MatchFilter, MatchRepository
+from app.errors import NotFound
+from app.sessions import wire
+from engines import registry
+from engines.base import events_for
+from engines.playout import apply_entry
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+# Options that stack hidden cards: shown only once the match is over.
+HIDDEN_OPTIONS = frozenset({"deck", "decks"})
+
+
+def seat_json(seat: MatchSeat) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "account_id": seat.account_id,
+        "name": seat.name,
+        "bot": seat.bot,
+        "ledger_delta": seat.ledger_delta,
+    }
+
+
+def match_json(match: Match, seats: list[MatchSeat]) -> dict[str, Any]:
+    finished = match.status != "running"
+    options = (
+        match.options
+        if finished
+        else {k: v for k, v in match.options.items() if k not in HIDDEN_OPTIONS}
+    )
+    return {
+        "id": match.id,
+        "game": match.game,
+        "status": match.status,
+        "rated": match.rated,
+        "seats": [seat_json(seat) for seat in seats],
+        "options": options,
+        "time_control": match.time_control,
+        "started_at": match.started_at.isoformat(),
+        "ended_at": match.ended_at.isoformat() if match.ended_at else None,
+        "version": match.version,
+        "result": match.result,
+        "ledger": match.ledger,
+        "forfeits": match.forfeits,
+        "flags": match.flags,
+        "lobby_id": match.lobby_id,
+    }
+
+
+def viewer_seat(seats: list[MatchSeat], viewer: Account | None, wanted: int | None) -> int | None:
+    """The seat whose view the requester gets: theirs (``wanted`` among several), else None."""
+    mine = [s.seat for s in seats if viewer is not None and s.account_id == viewer.id]
+    if wanted is not None and wanted in mine:
+        return wanted
+    return mine[0] if mine else None
+
+
+@router.get("")
+async def list_matches(
+    db: SessionDep,
+    game: str | None = None,
+    player: Annotated[int | None, Query(description="account id")] = None,
+    status: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    repo = MatchRepository(db)
+    spec = MatchFilter(game, player, status, since, until, limit, offset)
+    total, matches = await repo.search(spec)
+    seats = await repo.seats_of([m.id for m in matches])
+    return {"total": total, "matches": [match_json(m, seats.get(m.id, [])) for m in matches]}
+
+
+@router.get("/{match_id}")
+async def get_match(match_id: int, db: SessionDep) -> dict[str, Any]:
+    """One match with seats, result and ledger changes; refuses ``match/not_found``."""
+    repo = MatchRepository(db)
+    match = await repo.get(match_id)
+    data = match_json(match, await repo.seats(match_id))
+    if match.status == "running":
+        actions = await repo.actions(match_id)
+        data["version"] = actions[-1].version if actions else 0
+    return data
+
+
+@router.get("/{match_id}/events", response_class=StreamingResponse)
+async def get_events(
+    match_id: int, db: SessionDep, viewer: OptionalPlayer, seat: int | None = None
+) -> StreamingResponse:
+    """The event log as NDJSON, one version per line. While the match runs it is redacted for
+    the requester (their seat's events; others' actions left out); after the end, complete."""
+    repo = MatchRepository(db)
+    match = await repo.get(match_id)
+    seats = await repo.seats(match_id)
+    rows = await repo.actions(match_id)
+    complete = match.status != "running"
+    as_seat = viewer_seat(seats, viewer, seat)
+
+    async def lines() -> AsyncIterator[str]:
+        head: dict[str, Any] = {"version": 0, "type": "setup", "game": match.game}
+        head["seats"] = [seat_json(s) for s in seats]
+        if complete:
+            head.update(seed=match.seed, options=match.options)
+        yield wire.dumps(head) + "\n"
+        for row in rows:
+            line: dict[str, Any] = {
+                "version": row.version,
+                "at_ms": row.at_ms,
+                "seat": row.seat,
+                "cause": row.cause,
+            }
+            if complete:
+                line.update(action=row.action, events=row.events, arbitration=row.arbitration)
+            else:
+                if row.seat is not None and row.seat == as_seat:
+                    line["action"] = row.action
+                line["events"] = events_for(row.events, as_seat)
+            yield wire.dumps(line) + "\n"
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+@router.get("/{match_id}/state")
+async def get_state(
+    match_id: int,
+    db: SessionDep,
+    viewer: OptionalPlayer,
+    version: Annotated[int | None, Query(ge=0)] = None,
+    seat: int | None = None,
+) -> dict[str, Any]:
+    """The match at ``version`` (default: the latest), rebuilt by replay: the requester's
+    view, and once the match is over the whole engine state too. Refuses ``match/no_version``."""
+    repo = MatchRepository(db)
+    match = await repo.get(match_id)
+    seats = await repo.seats(match_id)
+    rows = await repo.actions(match_id, upto=version)
+    latest = rows[-1].version if rows else 0
+    if version is not None and version > latest:
+        raise NotFound("match/no_version", f"match {match_id} has no version {version}")
+    engine = registry.get(match.game)
+    state = engine.setup(match.seat_count, match.seed, dict(match.options))
+    for row in rows:
+        apply_entry(engine, state, (row.seat, row.action, row.at_ms))
+    as_seat = viewer_seat(seats, viewer, seat)
+    data: dict[str, Any] = {
+        "match_id": match_id,
+        "version": latest,
+        "seat": as_seat,
+        "view": engine.view(state, as_seat),
+    }
+    if match.status != "running":
+        data["state"] = engine.to_json(state)
+    return data

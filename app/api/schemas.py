@@ -1,0 +1,77 @@
+"""Pydantic request and response bodies of the REST API (kept apart from the ORM models)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewAccount(Body):
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$")
+    password: str | None = Field(default=None, min_length=8, max_length=200)
+
+
+class Login(Body):
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class AccountOut(BaseModel):
+    id: int
+    name: str
+    guest: bool
+
+
+class TokenOut(BaseModel):
+    token: str
+    token_type: str = "bearer"
+    account: AccountOut
+
+
+class TimeControlIn(Body):
+    turn_ms: int | None = Field(default=None, ge=100, le=3_600_000)
+    match_ms: int | None = Field(default=None, ge=1000, le=24 * 3_600_000)
+    on_timeout: Literal["pass", "forfeit"] = "pass"
+    grace_ms: int | None = Field(default=None, ge=0, le=3_600_000)
+
+
+class NewLobby(Body):
+    game: str
+    seats: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    public: bool = True
+    rated: bool = False
+    hot_seat: bool = False
+    time_control: TimeControlIn = Field(default_factory=TimeControlIn)
+
+
+class JoinLobby(Body):
+    invite_code: str | None = None
+    seat: int | None = None
+
+
+class CastleName(Body):
+    name: str = Field(min_length=1, max_length=40)
+    seat: int | None = None
+
+
+class Vote(Body):
+    for_seat: int
+    seat: int | None = None
+
+
+class AddBots(Body):
+    kind: str = "heuristic"
+    count: int | None = Field(default=None, ge=1, le=16)
+
+
+class StartOut(BaseModel):
+    match_id: int
+    first_seat: int | None = None
+    votes: dict[str, int] | None = None
+    lobby: dict[str, Any]

@@ -1,0 +1,69 @@
+"""The async database engine and session factory (SQLite pragmas for durability and speed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, event
+from sqlalchemy import create_engine as sa_create_engine
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+
+def json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    """Create the folder of a SQLite file so a fresh checkout can start."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def create_engine(url: str) -> AsyncEngine:
+    """An async engine; for SQLite, WAL with synchronous=NORMAL.
+
+    WAL + NORMAL keeps every committed transaction across a process kill (SIGKILL), which is
+    the failure the action log must survive; only a power loss may drop the last commits.
+    """
+    ensure_sqlite_dir(url)
+    kwargs: dict[str, Any] = {}
+    if make_url(url).get_backend_name() != "sqlite":
+        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+    kwargs.update(json_serializer=json_text, json_deserializer=orjson.loads)
+    engine = create_async_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def create_sqlite_sync_engine(engine: AsyncEngine) -> Engine:
+    """A blocking engine on the same SQLite file (pysqlite), for the action log writer."""
+    sync = sa_create_engine(
+        engine.url.set(drivername="sqlite"),
+        json_serializer=json_text,
+        json_deserializer=orjson.loads,
+    )
+    event.listen(sync, "connect", _sqlite_pragmas)
+    return sync
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,137 @@
+"""ORM models: accounts, lobbies, matches, match seats and the match action log."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Account(Base):
+    """A player: a guest (no password) or registered (argon2 hash, unique ``name_key``)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # Lower-cased name of registered players; NULL for guests, whose names may repeat.
+    name_key: Mapped[str | None] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    @property
+    def is_guest(self) -> bool:
+        return self.password_hash is None
+
+
+class Lobby(Base):
+    """A table being set up; ``members`` holds one entry per seat (player, bot or empty)."""
+
+    __tablename__ = "lobbies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    seat_count: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    invite_code: Mapped[str | None] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    hot_seat: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    members: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    match_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Match(Base):
+    """One match: engine, seed and options (with the action log, enough to replay it)."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="running", index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    lobby_id: Mapped[int | None] = mapped_column(Integer)
+    # Wall clock (ms since the epoch) at which match time 0 was; restarts resume from it.
+    started_wall_ms: Mapped[int] = mapped_column(BigInteger)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    ledger: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    forfeits: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Grab-race suspicion flags (DESIGN.md sec. 5 step 8), written with the result.
+    flags: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    __table_args__ = (Index("ix_matches_started_at", "started_at"),)
+
+
+class MatchSeat(Base):
+    """Who sat where: an account or a server-side bot, with its castle name and ledger change."""
+
+    __tablename__ = "match_seats"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(60))
+    ledger_delta: Mapped[int | None] = mapped_column(Integer)
+
+
+class MatchAction(Base):
+    """One accepted version of a match: the action (or tick), its time and its full events.
+
+    The log is the source of truth: ``setup(seed, options)`` plus these rows in version order
+    rebuilds the match. ``cause`` says who or what acted: player, bot, timeout, forfeit, tick.
+    """
+
+    __tablename__ = "match_actions"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    account_id: Mapped[int | None] = mapped_column(Integer)
+    client_seq: Mapped[int | None] = mapped_column(BigInteger)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+    cause: Mapped[str] = mapped_column(String(16))
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    arbitration: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

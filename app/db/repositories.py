@@ -1,0 +1,237 @@
+"""Repositories: every query and every transaction of the server lives here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import flag_modified
+
+from app.db.models import Account, Lobby, Match, MatchAction, MatchSeat, utcnow
+from app.errors import Conflict, NotFound
+
+
+class AccountRepository:
+    """Accounts; ``create`` commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def create(self, name: str, password_hash: str | None) -> Account:
+        """A guest (no hash) or a registered account; raises ``Conflict`` ``account/name_taken``
+        when a registered account already has the name (case-insensitive)."""
+        key = name.lower() if password_hash is not None else None
+        account = Account(name=name, name_key=key, password_hash=password_hash)
+        self.session.add(account)
+        try:
+            await self.session.commit()
+        except IntegrityError as exc:
+            await self.session.rollback()
+            raise Conflict("account/name_taken", f"{name!r} is taken") from exc
+        return account
+
+    async def get(self, account_id: int) -> Account | None:
+        return await self.session.get(Account, account_id)
+
+    async def by_name(self, name: str) -> Account | None:
+        result = await self.session.execute(select(Account).where(Account.name_key == name.lower()))
+        return result.scalar_one_or_none()
+
+    async def names(self, ids: Sequence[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        rows = await self.session.execute(
+            select(Account.id, Account.name).where(Account.id.in_(ids))
+        )
+        return {row.id: row.name for row in rows}
+
+
+class LobbyRepository:
+    """Lobbies; ``add`` and ``save`` commit."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(self, lobby: Lobby) -> Lobby:
+        self.session.add(lobby)
+        await self.session.commit()
+        return lobby
+
+    async def get(self, lobby_id: int) -> Lobby:
+        """The lobby; raises ``NotFound`` ``lobby/not_found``."""
+        lobby = await self.session.get(Lobby, lobby_id, populate_existing=True)
+        if lobby is None:
+            raise NotFound("lobby/not_found", f"no lobby {lobby_id}")
+        return lobby
+
+    async def save(self, lobby: Lobby) -> None:
+        # JSON columns do not track in-place mutation: say explicitly that they changed.
+        flag_modified(lobby, "members")
+        await self.session.commit()
+
+    async def list_open(self, game: str | None = None) -> list[Lobby]:
+        query = select(Lobby).where(Lobby.status == "open", Lobby.public.is_(True))
+        if game:
+            query = query.where(Lobby.game == game)
+        result = await self.session.execute(query.order_by(Lobby.id))
+        return list(result.scalars())
+
+
+@dataclass
+class SeatSpec:
+    account_id: int | None
+    bot: str | None
+    name: str
+
+
+@dataclass
+class MatchFilter:
+    game: str | None = None
+    player: int | None = None
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+class MatchRepository:
+    """Matches, their seats and their action log; every write commits."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def create(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[SeatSpec],
+        rated: bool,
+        time_control: dict[str, Any],
+        lobby_id: int | None,
+        started_wall_ms: int,
+    ) -> Match:
+        match = Match(
+            game=game,
+            seat_count=len(seats),
+            options=options,
+            seed=seed,
+            rated=rated,
+            time_control=time_control,
+            lobby_id=lobby_id,
+            started_wall_ms=started_wall_ms,
+            status="running",
+            version=0,
+            forfeits={},
+        )
+        self.session.add(match)
+        await self.session.flush()
+        for index, spec in enumerate(seats):
+            self.session.add(
+                MatchSeat(
+                    match_id=match.id,
+                    seat=index,
+                    account_id=spec.account_id,
+                    bot=spec.bot,
+                    name=spec.name,
+                )
+            )
+        await self.session.commit()
+        return match
+
+    async def finish(
+        self,
+        match_id: int,
+        *,
+        status: str,
+        version: int,
+        result: dict[str, Any] | None,
+        ledger: dict[int, int],
+        forfeits: dict[str, Any],
+        flags: dict[str, Any] | None = None,
+    ) -> None:
+        await self.session.execute(
+            update(Match)
+            .where(Match.id == match_id)
+            .values(
+                status=status,
+                version=version,
+                result=result,
+                ledger={str(seat): delta for seat, delta in ledger.items()},
+                forfeits=forfeits,
+                flags=flags,
+                ended_at=utcnow(),
+            )
+        )
+        for seat, delta in ledger.items():
+            await self.session.execute(
+                update(MatchSeat)
+                .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
+                .values(ledger_delta=delta)
+            )
+        await self.session.commit()
+
+    async def get(self, match_id: int) -> Match:
+        """The match; raises ``NotFound`` ``match/not_found``."""
+        match = await self.session.get(Match, match_id, populate_existing=True)
+        if match is None:
+            raise NotFound("match/not_found", f"no match {match_id}")
+        return match
+
+    async def seats(self, match_id: int) -> list[MatchSeat]:
+        result = await self.session.execute(
+            select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
+        )
+        return list(result.scalars())
+
+    async def actions(self, match_id: int, upto: int | None = None) -> list[MatchAction]:
+        query = select(MatchAction).where(MatchAction.match_id == match_id)
+        if upto is not None:
+            query = query.where(MatchAction.version <= upto)
+        result = await self.session.execute(query.order_by(MatchAction.version))
+        return list(result.scalars())
+
+    async def running_ids(self) -> list[int]:
+        result = await self.session.execute(
+            select(Match.id).where(Match.status == "running").order_by(Match.id)
+        )
+        return list(result.scalars())
+
+    async def search(self, spec: MatchFilter) -> tuple[int, list[Match]]:
+        query = select(Match)
+        if spec.game:
+            query = query.where(Match.game == spec.game)
+        if spec.status:
+            query = query.where(Match.status == spec.status)
+        if spec.since:
+            query = query.where(Match.started_at >= spec.since)
+        if spec.until:
+            query = query.where(Match.started_at < spec.until)
+        if spec.player is not None:
+            seated = select(MatchSeat.match_id).where(MatchSeat.account_id == spec.player)
+            query = query.where(Match.id.in_(seated))
+        total = await self.session.scalar(select(func.count()).select_from(query.subquery()))
+        rows = await self.session.execute(
+            query.order_by(Match.id.desc()).limit(spec.limit).offset(spec.offset)
+        )
+        return int(total or 0), list(rows.scalars())
+
+    async def seats_of(self, match_ids: Sequence[int]) -> dict[int, list[MatchSeat]]:
+        if not match_ids:
+            return {}
+        result = await self.session.execute(
+            select(MatchSeat)
+            .where(MatchSeat.match_id.in_(match_ids))
+            .order_by(MatchSeat.match_id, MatchSeat.seat)
+        )
+        grouped: dict[int, list[MatchSeat]] = {}
+        for seat in result.scalars():
+            grouped.setdefault(seat.match_id, []).append(seat)
+        return grouped

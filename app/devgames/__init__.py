@@ -1,0 +1,1 @@
+"""Games the server registers only on request: ``tally``, the shared benchmark workload."""

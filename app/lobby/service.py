@@ -1,0 +1,327 @@
+"""Lobby rules: create, join, leave, castle names, the name vote, bots, and starting a match."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Account, Lobby
+from app.db.repositories import LobbyRepository, MatchRepository, SeatSpec
+from app.errors import AppError, Conflict, Forbidden, NotFound
+from app.games import playable
+from app.lobby.feed import LobbyFeed
+from app.sessions.bots import BOT_KINDS, has_bots
+from app.sessions.hub import Hub
+from engines import registry
+from engines.base import ActionError, Rng
+
+# Games whose rulebook lets the best castle name start (Ambush!); other tables may opt in
+# with the option ``name_vote``.
+NAME_VOTE_GAMES = frozenset({"ambush"})
+BOT_CASTLES = ("Crag Keep", "Thornwall", "Mistmoor", "Ravenhold", "Stonebridge", "Gloomspire")
+# Options the server consumes itself and never passes to the engine.
+SERVER_OPTIONS = frozenset({"name_vote"})
+
+
+def empty_seat(seat: int) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "account_id": None,
+        "name": None,
+        "bot": None,
+        "castle": None,
+        "vote": None,
+    }
+
+
+def is_free(member: dict[str, Any]) -> bool:
+    return member["account_id"] is None and member["bot"] is None
+
+
+def lobby_json(lobby: Lobby) -> dict[str, Any]:
+    """The lobby as clients see it (the invite code is removed for non-members by callers)."""
+    return {
+        "id": lobby.id,
+        "game": lobby.game,
+        "seats": lobby.seat_count,
+        "options": lobby.options,
+        "public": lobby.public,
+        "invite_code": lobby.invite_code,
+        "rated": lobby.rated,
+        "hot_seat": lobby.hot_seat,
+        "time_control": lobby.time_control,
+        "status": lobby.status,
+        "host_id": lobby.host_id,
+        "members": lobby.members,
+        "match_id": lobby.match_id,
+    }
+
+
+def member_ids(lobby: Lobby) -> set[int]:
+    return {m["account_id"] for m in lobby.members if m["account_id"] is not None}
+
+
+def engine_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in options.items() if k not in SERVER_OPTIONS}
+
+
+@dataclass
+class VoteResult:
+    first_seat: int
+    votes: dict[int, int]
+    tally: dict[int, int]
+
+
+def run_name_vote(members: list[dict[str, Any]], seed: int) -> VoteResult:
+    """Each player votes for another seat's castle name; bots vote at random, players who did
+    not vote abstain; most votes starts, a tie (or no votes at all) goes to a seeded draw."""
+    rng = Rng(seed ^ 0x5EED_FACE)
+    seats = [m["seat"] for m in members]
+    votes: dict[int, int] = {}
+    for member in members:
+        others = [s for s in seats if s != member["seat"]]
+        if member["bot"] is not None and others:
+            votes[member["seat"]] = rng.choice(others)
+        elif member["vote"] is not None:
+            votes[member["seat"]] = member["vote"]
+    tally = Counter(votes.values())
+    best = max(tally.values(), default=0)
+    leaders = sorted(s for s in seats if tally.get(s, 0) == best)
+    first = leaders[0] if len(leaders) == 1 else leaders[rng.randbelow(len(leaders))]
+    return VoteResult(first, votes, {s: tally.get(s, 0) for s in seats})
+
+
+class LobbyService:
+    """Every lobby change goes through here; one lock per lobby orders concurrent requests
+    within this process (a multi-process deployment would lock the row instead)."""
+
+    def __init__(self, hub: Hub, feed: LobbyFeed) -> None:
+        self.hub = hub
+        self.feed = feed
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, lobby_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(lobby_id, asyncio.Lock())
+
+    def publish(self, lobby: Lobby) -> None:
+        self.feed.publish(lobby_json(lobby), public=lobby.public, members=member_ids(lobby))
+
+    async def create(
+        self,
+        db: AsyncSession,
+        host: Account,
+        *,
+        game: str,
+        seats: int,
+        options: dict[str, Any],
+        public: bool,
+        rated: bool,
+        hot_seat: bool,
+        time_control: dict[str, Any],
+    ) -> Lobby:
+        """A new table with the host in seat 0. Refuses ``lobby/unknown_game``,
+        ``lobby/bad_seats`` and ``lobby/bad_options`` (the engine's own code in the message)."""
+        engine = playable().get(game)
+        if engine is None:
+            raise NotFound("lobby/unknown_game", f"no game {game!r}")
+        if not engine.min_seats <= seats <= engine.max_seats:
+            text = f"{game} takes {engine.min_seats}-{engine.max_seats} seats"
+            raise AppError("lobby/bad_seats", text, status=422)
+        try:
+            engine.setup(seats, 0, engine_options(game, options))
+        except ActionError as refusal:
+            text = f"{refusal.code}: {refusal.message}"
+            raise AppError("lobby/bad_options", text, status=422) from refusal
+        members = [empty_seat(seat) for seat in range(seats)]
+        members[0].update(account_id=host.id, name=host.name)
+        lobby = Lobby(
+            game=game,
+            seat_count=seats,
+            options=options,
+            public=public,
+            invite_code=None if public else secrets.token_urlsafe(6),
+            rated=rated,
+            hot_seat=hot_seat,
+            time_control=time_control,
+            status="open",
+            host_id=host.id,
+            members=members,
+        )
+        await LobbyRepository(db).add(lobby)
+        self.publish(lobby)
+        return lobby
+
+    async def _open_lobby(self, db: AsyncSession, lobby_id: int) -> Lobby:
+        lobby = await LobbyRepository(db).get(lobby_id)
+        if lobby.status != "open":
+            raise Conflict("lobby/not_open", f"lobby {lobby_id} is {lobby.status}")
+        return lobby
+
+    async def join(
+        self,
+        db: AsyncSession,
+        player: Account,
+        lobby_id: int,
+        *,
+        invite_code: str | None,
+        seat: int | None,
+    ) -> Lobby:
+        """Take a seat (the lowest free one unless ``seat`` is named). Refuses
+        ``lobby/bad_invite``, ``lobby/already_seated`` (unless the table allows hot-seat),
+        ``lobby/bad_seat``, ``lobby/seat_taken`` and ``lobby/full``."""
+        async with self.lock(lobby_id):
+            lobby = await self._open_lobby(db, lobby_id)
+            if not lobby.public and invite_code != lobby.invite_code:
+                raise Forbidden("lobby/bad_invite", "this table needs its invite code")
+            if player.id in member_ids(lobby) and not lobby.hot_seat:
+                raise Conflict("lobby/already_seated", "you already hold a seat here")
+            members = lobby.members
+            if seat is not None:
+                if not 0 <= seat < lobby.seat_count:
+                    raise AppError("lobby/bad_seat", f"no seat {seat}", status=422)
+                if not is_free(members[seat]):
+                    raise Conflict("lobby/seat_taken", f"seat {seat} is taken")
+                chosen = seat
+            else:
+                free = [m["seat"] for m in members if is_free(m)]
+                if not free:
+                    raise Conflict("lobby/full", "every seat is taken")
+                chosen = free[0]
+            members[chosen].update(account_id=player.id, name=player.name)
+            await LobbyRepository(db).save(lobby)
+        self.publish(lobby)
+        return lobby
+
+    async def leave(self, db: AsyncSession, player: Account, lobby_id: int) -> Lobby:
+        """Give up every seat the player holds; the host role passes on, and a table with no
+        player left closes. Refuses ``lobby/not_seated``."""
+        async with self.lock(lobby_id):
+            lobby = await self._open_lobby(db, lobby_id)
+            if player.id not in member_ids(lobby):
+                raise Conflict("lobby/not_seated", "you hold no seat here")
+            for index, member in enumerate(lobby.members):
+                if member["account_id"] == player.id:
+                    lobby.members[index] = empty_seat(index)
+            for member in lobby.members:
+                # A vote for a castle that has left the table no longer counts.
+                if member["vote"] is not None and is_free(lobby.members[member["vote"]]):
+                    member["vote"] = None
+            humans = sorted(member_ids(lobby))
+            if not humans:
+                lobby.status = "closed"
+            elif lobby.host_id == player.id:
+                lobby.host_id = next(m["account_id"] for m in lobby.members if m["account_id"])
+            await LobbyRepository(db).save(lobby)
+        self.publish(lobby)
+        return lobby
+
+    def _own_seat(self, lobby: Lobby, player: Account, seat: int | None) -> dict[str, Any]:
+        mine: list[dict[str, Any]] = [m for m in lobby.members if m["account_id"] == player.id]
+        if not mine:
+            raise Conflict("lobby/not_seated", "you hold no seat here")
+        if seat is None:
+            return mine[0]
+        for member in mine:
+            if member["seat"] == seat:
+                return member
+        raise Forbidden("lobby/not_your_seat", f"you do not hold seat {seat}")
+
+    async def name_castle(
+        self, db: AsyncSession, player: Account, lobby_id: int, name: str, seat: int | None
+    ) -> Lobby:
+        """Name your castle. Refuses ``lobby/not_seated`` and ``lobby/not_your_seat``."""
+        async with self.lock(lobby_id):
+            lobby = await self._open_lobby(db, lobby_id)
+            self._own_seat(lobby, player, seat)["castle"] = name
+            await LobbyRepository(db).save(lobby)
+        self.publish(lobby)
+        return lobby
+
+    async def vote(
+        self, db: AsyncSession, player: Account, lobby_id: int, for_seat: int, seat: int | None
+    ) -> Lobby:
+        """Vote for the best castle name among the others. Refuses ``lobby/self_vote`` and
+        ``lobby/bad_vote`` (no such seat or nobody in it)."""
+        async with self.lock(lobby_id):
+            lobby = await self._open_lobby(db, lobby_id)
+            voter = self._own_seat(lobby, player, seat)
+            if not 0 <= for_seat < lobby.seat_count or is_free(lobby.members[for_seat]):
+                raise AppError("lobby/bad_vote", f"nobody sits at seat {for_seat}", status=422)
+            if lobby.members[for_seat]["account_id"] == player.id:
+                raise AppError("lobby/self_vote", "vote for someone else's castle", status=422)
+            voter["vote"] = for_seat
+            await LobbyRepository(db).save(lobby)
+        self.publish(lobby)
+        return lobby
+
+    async def add_bots(
+        self, db: AsyncSession, player: Account, lobby_id: int, kind: str, count: int | None
+    ) -> Lobby:
+        """Fill empty seats (all, or ``count``) with the engine's bots. Refuses
+        ``lobby/not_host``, ``lobby/bad_bot`` and ``lobby/no_bots`` (the game has none)."""
+        if kind not in BOT_KINDS:
+            raise AppError("lobby/bad_bot", f"bot kind must be one of {BOT_KINDS}", status=422)
+        async with self.lock(lobby_id):
+            lobby = await self._open_lobby(db, lobby_id)
+            if lobby.host_id != player.id:
+                raise Forbidden("lobby/not_host", "only the host adds bots")
+            if not has_bots(registry.get(lobby.game)):
+                raise AppError("lobby/no_bots", f"{lobby.game} has no bots", status=422)
+            free = [m for m in lobby.members if is_free(m)]
+            for member in free[: len(free) if count is None else count]:
+                castle = BOT_CASTLES[member["seat"] % len(BOT_CASTLES)]
+                member.update(bot=kind, name=f"{kind.title()} bot {member['seat']}", castle=castle)
+            await LobbyRepository(db).save(lobby)
+        self.publish(lobby)
+        return lobby
+
+    async def start(
+        self, db: AsyncSession, player: Account, lobby_id: int
+    ) -> tuple[Lobby, int, VoteResult | None]:
+        """Run the name vote where it applies, create the match and start its session.
+        Refuses ``lobby/not_host``, ``lobby/not_full`` and ``lobby/bad_options``."""
+        async with self.lock(lobby_id):
+            lobby = await self._open_lobby(db, lobby_id)
+            if lobby.host_id != player.id:
+                raise Forbidden("lobby/not_host", "only the host starts the match")
+            if any(is_free(m) for m in lobby.members):
+                raise Conflict("lobby/not_full", "fill every seat (players or bots) first")
+            seed = secrets.randbits(62)
+            options = engine_options(lobby.game, dict(lobby.options))
+            names = [m["castle"] or m["name"] or f"Seat {m['seat']}" for m in lobby.members]
+            options["names"] = names
+            vote = None
+            if lobby.game in NAME_VOTE_GAMES or lobby.options.get("name_vote"):
+                vote = run_name_vote(lobby.members, seed)
+                options.setdefault("first_seat", vote.first_seat)
+            try:
+                registry.get(lobby.game).setup(lobby.seat_count, seed, options)
+            except ActionError as refusal:
+                text = f"{refusal.code}: {refusal.message}"
+                raise AppError("lobby/bad_options", text, status=422) from refusal
+            seats = [
+                SeatSpec(m["account_id"], m["bot"], names[index])
+                for index, m in enumerate(lobby.members)
+            ]
+            match = await MatchRepository(db).create(
+                game=lobby.game,
+                options=options,
+                seed=seed,
+                seats=seats,
+                rated=lobby.rated,
+                time_control=lobby.time_control,
+                lobby_id=lobby.id,
+                started_wall_ms=int(time.time() * 1000),
+            )
+            lobby.status = "started"
+            lobby.match_id = match.id
+            await LobbyRepository(db).save(lobby)
+        await self.hub.get(match.id)
+        self.publish(lobby)
+        return lobby, match.id, vote

@@ -1,0 +1,81 @@
+"""``create_app()``: the FastAPI application; its lifespan starts and stops the session hub."""
+
+from __future__ import annotations
+
+import gc
+import importlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.api.errors import install_error_handlers
+from app.api.routes import accounts, games, health, lobbies, matches
+from app.config import Settings, get_settings
+from app.db.action_log import ActionLogWriter
+from app.db.engine import create_engine, create_sessionmaker
+from app.lobby.feed import LobbyFeed
+from app.lobby.service import LobbyService
+from app.realtime import gateway, lobby_socket
+from app.sessions.hub import Hub
+from app.web import mount_static
+from engines import registry
+from engines.base import Engine
+
+
+def register_extra_engines(settings: Settings) -> None:
+    """Register ``RAMPART_EXTRA_ENGINES`` ("module:Class,...") and, with
+    ``RAMPART_BENCH_GAMES=1``, the benchmark game ``tally``."""
+    targets = [t.strip() for t in settings.extra_engines.split(",") if t.strip()]
+    if settings.bench_games:
+        targets.append("app.devgames.tally.engine:TallyEngine")
+    for target in targets:
+        module_name, class_name = target.split(":")
+        engine: Engine = getattr(importlib.import_module(module_name), class_name)()
+        if engine.id not in registry.ids():
+            registry.register(engine)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    register_extra_engines(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings.database_url)
+        sessionmaker = create_sessionmaker(engine)
+        action_log = ActionLogWriter(engine)
+        action_log.start()
+        hub = Hub(settings, sessionmaker, action_log)
+        feed = LobbyFeed()
+        app.state.settings = settings
+        app.state.db_engine = engine
+        app.state.sessionmaker = sessionmaker
+        app.state.hub = hub
+        app.state.lobby_feed = feed
+        app.state.lobbies = LobbyService(hub, feed)
+        await hub.start()
+        # Start-up objects (modules, ORM metadata, engines, rebuilt matches) live for the whole
+        # process: keep them out of the cyclic collector so its pauses stay short under load.
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await action_log.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Rampart",
+        summary="A real-time multiplayer server for castle card games",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    for router in (accounts.router, games.router, lobbies.router, matches.router, health.router):
+        app.include_router(router)
+    app.include_router(gateway.router)
+    app.include_router(lobby_socket.router)
+    mount_static(app)
+    return app

@@ -1,0 +1,1 @@
+"""The websocket edge: message schemas, the match and lobby sockets, rate limits, grabs."""

@@ -1,0 +1,167 @@
+"""``WS /ws/matches/{id}``: authenticate, attach to the match's session, relay messages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.config import Settings
+from app.errors import AppError
+from app.realtime.grab import arbitration_record, grab_action, grab_input
+from app.realtime.messages import (
+    Action,
+    Chat,
+    Grab,
+    Hello,
+    MessageError,
+    Pong,
+    parse_client_message,
+)
+from app.realtime.peer import Peer
+from app.realtime.ratelimit import TokenBucket
+from app.security import read_token
+from app.sessions import commands, wire
+from app.sessions.hub import Hub
+from app.sessions.session import GameSession
+
+router = APIRouter()
+
+
+def _error(peer: Peer, code: str, message: str, client_seq: int | None = None) -> None:
+    peer.send(wire.error(code, message, client_seq))
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def match_socket(websocket: WebSocket, match_id: int) -> None:
+    """The match protocol of DESIGN.md sec. 4; every refusal is an ``error`` with a code and
+    the connection stays open (except a match that does not exist: 4404 after the error)."""
+    settings: Settings = websocket.app.state.settings
+    hub: Hub = websocket.app.state.hub
+    await websocket.accept()
+    peer = Peer(websocket, settings.outbox_limit)
+    writer = asyncio.create_task(peer.write_loop())
+    pinger = asyncio.create_task(peer.ping_loop(settings.ping_interval_s))
+    session: GameSession | None = None
+    try:
+        try:
+            session = await hub.get(match_id)
+            # Link pings and broadcast send times are stamped on the match's own clock.
+            peer.use_clock(session.clock.precise)
+        except AppError as refusal:
+            _error(peer, refusal.code, refusal.message)
+            peer.close(4404)
+            return
+        except KeyError:
+            _error(peer, "match/unavailable", "this server cannot play that game")
+            peer.close(1011)
+            return
+        await _serve(websocket, peer, session, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if session is not None:
+            session.submit(commands.Detach(peer))
+        pinger.cancel()
+        peer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        writer.cancel()
+
+
+async def _serve(
+    websocket: WebSocket, peer: Peer, session: GameSession, settings: Settings
+) -> None:
+    limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
+    greeted = False
+    while True:
+        if greeted:
+            received = await websocket.receive()
+        else:
+            try:
+                received = await asyncio.wait_for(websocket.receive(), settings.hello_timeout_s)
+            except TimeoutError:
+                _error(peer, "hello/timeout", "no hello in time")
+                return
+        arrival = peer.clock()  # before anything else: a grab's and a pong's arrival
+        if received["type"] == "websocket.disconnect":
+            return
+        text = received.get("text")
+        if text is None:
+            _error(peer, "message/bad_json", "send JSON text frames")
+            continue
+        if len(text) > settings.max_message_bytes:
+            _error(
+                peer,
+                "message/too_large",
+                f"messages are limited to {settings.max_message_bytes} bytes",
+            )
+            continue
+        if not limiter.allow():
+            if limiter.should_warn():
+                _error(peer, "rate/limited", "too many messages; slow down")
+            continue
+        try:
+            message = parse_client_message(text)
+        except MessageError as refusal:
+            _error(peer, refusal.code, refusal.message)
+            continue
+        if isinstance(message, Pong):
+            peer.pong(message.nonce, arrival)
+        elif isinstance(message, Hello):
+            if greeted:
+                _error(peer, "hello/repeated", "this connection already said hello")
+                continue
+            if _greet(peer, session, message, settings):
+                greeted = True
+        elif not greeted:
+            _error(peer, "hello/required", "say hello first")
+        elif isinstance(message, Chat):
+            session.submit(commands.Chat(peer, message.text))
+        else:
+            _act(peer, session, message, arrival)
+
+
+def _greet(peer: Peer, session: GameSession, hello: Hello, settings: Settings) -> bool:
+    account_id = None
+    if hello.token is not None:
+        try:
+            account_id = read_token(settings.secret, hello.token, settings.token_ttl_s)
+        except AppError as refusal:
+            _error(peer, refusal.code, refusal.message)
+            return False
+    seats = session.seats_of(account_id)
+    if hello.seat is not None and hello.seat not in seats:
+        _error(peer, "hello/not_your_seat", f"you do not hold seat {hello.seat}")
+        return False
+    peer.account_id = account_id
+    peer.seat = hello.seat if hello.seat is not None else (seats[0] if seats else None)
+    session.submit(commands.Attach(peer, hello.last_version))
+    return True
+
+
+def _act(peer: Peer, session: GameSession, message: Action | Grab, arrival: float) -> None:
+    if peer.seat is None:
+        _error(peer, "action/not_seated", "spectators cannot act", message.client_seq)
+        return
+    if message.seat is not None and message.seat != peer.seat:
+        text = f"this connection plays seat {peer.seat}, not seat {message.seat}"
+        _error(peer, "action/not_your_seat", text, message.client_seq)
+        return
+    if isinstance(message, Grab):
+        session.submit(
+            commands.Submit(
+                peer,
+                peer.seat,
+                message.client_seq,
+                grab_action(message),
+                grab=True,
+                arbitration=arbitration_record(message, peer.rtt_min_ms),
+                measured=grab_input(message, arrival),
+            )
+        )
+        return
+    session.submit(
+        commands.Submit(peer, peer.seat, message.client_seq, message.action, message.version)
+    )

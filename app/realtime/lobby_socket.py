@@ -1,0 +1,71 @@
+"""``WS /ws/lobby``: the open tables now, then every lobby change as it happens."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket
+
+from app.config import Settings
+from app.db.repositories import LobbyRepository
+from app.errors import AppError
+from app.lobby.feed import LobbyFeed
+from app.lobby.service import lobby_json
+from app.realtime.messages import Hello, MessageError, Pong, parse_client_message
+from app.realtime.peer import Peer
+from app.realtime.ratelimit import TokenBucket
+from app.security import read_token
+from app.sessions import wire
+
+router = APIRouter()
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """Sends ``lobbies`` (open public tables) at once; an optional ``hello{token}`` adds the
+    private tables the player sits at to the ``lobby`` updates it receives."""
+    settings: Settings = websocket.app.state.settings
+    feed: LobbyFeed = websocket.app.state.lobby_feed
+    await websocket.accept()
+    peer = Peer(websocket, settings.outbox_limit)
+    writer = asyncio.create_task(peer.write_loop())
+    async with websocket.app.state.sessionmaker() as db:
+        lobbies = await LobbyRepository(db).list_open()
+    listing = [{k: v for k, v in lobby_json(lb).items() if k != "invite_code"} for lb in lobbies]
+    peer.send({"type": "lobbies", "lobbies": listing})
+    feed.subscribers.add(peer)
+    limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
+    try:
+        while True:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            text = received.get("text") or ""
+            if len(text) > settings.max_message_bytes:
+                peer.send(wire.error("message/too_large", "message too large"))
+                continue
+            if not limiter.allow():
+                if limiter.should_warn():
+                    peer.send(wire.error("rate/limited", "too many messages; slow down"))
+                continue
+            try:
+                message = parse_client_message(text)
+            except MessageError as refusal:
+                peer.send(wire.error(refusal.code, refusal.message))
+                continue
+            if isinstance(message, Hello) and message.token:
+                try:
+                    peer.account_id = read_token(
+                        settings.secret, message.token, settings.token_ttl_s
+                    )
+                except AppError as refusal:
+                    peer.send(wire.error(refusal.code, refusal.message))
+            elif not isinstance(message, Pong | Hello):
+                peer.send(wire.error("message/unknown_type", "the lobby feed takes hello only"))
+    finally:
+        feed.subscribers.discard(peer)
+        peer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        writer.cancel()

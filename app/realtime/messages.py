@@ -1,0 +1,80 @@
+"""The closed set of client-to-server message types, parsed in one place."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class MessageError(Exception):
+    """A message we refuse before it reaches a session; ``code`` is stable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: str | None = None
+    last_version: int | None = Field(default=None, ge=0)
+    seat: int | None = Field(default=None, ge=0)
+
+
+class Action(_Message):
+    type: Literal["action"]
+    client_seq: int = Field(ge=0)
+    action: dict[str, Any]
+    seat: int | None = None
+    version: int | None = None
+
+
+class Grab(_Message):
+    type: Literal["grab"]
+    client_seq: int = Field(ge=0)
+    cell: Any
+    ref: int | None = None
+    dt: float | None = None
+    seat: int | None = None
+
+
+class Pong(_Message):
+    type: Literal["pong"]
+    nonce: int | str
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=500)
+
+
+ClientMessage = Annotated[Hello | Action | Grab | Pong | Chat, Field(discriminator="type")]
+MESSAGE_TYPES = frozenset({"hello", "action", "grab", "pong", "chat"})
+_adapter: TypeAdapter[Hello | Action | Grab | Pong | Chat] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> Hello | Action | Grab | Pong | Chat:
+    """Parse one message; raises ``MessageError`` with ``message/bad_json``,
+    ``message/unknown_type`` or ``message/invalid``."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise MessageError("message/bad_json", "message is not valid JSON") from exc
+    if not isinstance(data, dict):
+        raise MessageError("message/bad_json", "message must be a JSON object")
+    kind = data.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise MessageError("message/unknown_type", f"unknown message type {kind!r}")
+    try:
+        return _adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise MessageError("message/invalid", f"{where}: {first['msg']}") from exc

@@ -1,0 +1,1 @@
+"""Scoring: the 1500-point ledger (pure functions)."""

@@ -1,0 +1,59 @@
+"""Server-side bots: the engine's own bots, fed only their seat's events and view."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from engines.base import Bot, Decision, Engine
+
+BOT_KINDS = ("heuristic", "random")
+
+
+def bot_module_name(engine: Engine) -> str:
+    """``engines.ambush.engine`` -> ``engines.ambush.bots`` (the same for extra engines)."""
+    return type(engine).__module__.rsplit(".", 1)[0] + ".bots"
+
+
+def has_bots(engine: Engine) -> bool:
+    try:
+        module = importlib.import_module(bot_module_name(engine))
+    except ImportError:
+        return False
+    return hasattr(module, "RandomBot") and hasattr(module, "HeuristicBot")
+
+
+def make_bot(engine: Engine, kind: str, seat: int, seed: int) -> Bot:
+    """A ``RandomBot`` or ``HeuristicBot``; raises ``ValueError`` for another kind."""
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown bot kind {kind!r}")
+    module = importlib.import_module(bot_module_name(engine))
+    cls = module.HeuristicBot if kind == "heuristic" else module.RandomBot
+    bot: Bot = cls(seat, seed)
+    return bot
+
+
+@dataclass
+class BotSeat:
+    """One bot and the decision it currently plans (``at_ms`` on the match clock)."""
+
+    seat: int
+    bot: Bot
+    plan: Decision | None = None
+    # After a refusal the bot is asked again only once something changes, or after a pause,
+    # so a bot repeating a refused action cannot spin the session.
+    retry_at: int | None = None
+
+    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        self.bot.observe(events, view)
+
+    def replan(self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int) -> None:
+        self.plan = self.bot.decide(view, legal, now_ms) if legal else None
+
+    def due_at(self) -> int | None:
+        if self.plan is None:
+            return None
+        if self.retry_at is not None:
+            return max(self.plan.at_ms, self.retry_at)
+        return self.plan.at_ms

@@ -1,0 +1,93 @@
+"""Commands a GameSession takes through its inbox, and its short history for resuming."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from app.sessions import wire
+from engines.base import Event
+
+
+@dataclass
+class SeatInfo:
+    account_id: int | None
+    bot: str | None
+    name: str
+
+
+@dataclass(frozen=True)
+class GrabInput:
+    """What the gateway measured for one ``grab``: ``ref``, ``dt`` and its arrival on the
+    match clock (the arbiter's inputs, DESIGN.md sec. 5)."""
+
+    ref: int | None
+    dt: float | None
+    arrival: float
+
+
+@dataclass
+class Submit:
+    peer: wire.Listener
+    seat: int
+    client_seq: int
+    action: dict[str, Any]
+    version: int | None = None
+    grab: bool = False
+    arbitration: dict[str, Any] | None = None
+    measured: GrabInput | None = None
+
+
+@dataclass
+class Attach:
+    peer: wire.Listener
+    last_version: int | None
+
+
+@dataclass
+class Detach:
+    peer: wire.Listener
+
+
+@dataclass
+class Chat:
+    peer: wire.Listener
+    text: str
+
+
+Command = Submit | Attach | Detach | Chat
+
+
+@dataclass
+class History:
+    """The last versions' full events, for resuming clients without a database read.
+
+    Events are kept serialised: a bytes object per version instead of a tree of dicts keeps
+    hundreds of live matches' histories out of the cyclic garbage collector's scans, whose
+    pauses would otherwise land on every client's latency.
+    """
+
+    limit: int
+    entries: deque[tuple[int, bytes, int]] = field(default_factory=deque)
+
+    def append(self, version: int, events: list[Event], at_ms: int) -> None:
+        self.entries.append((version, orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS), at_ms))
+        while len(self.entries) > self.limit:
+            self.entries.popleft()
+
+    @property
+    def last_at_ms(self) -> int:
+        return self.entries[-1][2] if self.entries else 0
+
+    def since(self, version: int) -> list[tuple[int, list[Event], int]] | None:
+        """Entries after ``version``, or None when some of them are no longer kept."""
+        missed = [entry for entry in self.entries if entry[0] > version]
+        first_kept = self.entries[0][0] if self.entries else None
+        if missed and missed[0][0] != version + 1:
+            return None
+        if not missed and first_kept is not None and version + 1 < first_kept:
+            return None
+        return [(v, orjson.loads(events), at_ms) for v, events, at_ms in missed]

@@ -1,0 +1,206 @@
+"""The session hub: owns every live GameSession, rebuilds unfinished ones from the action log."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.action_log import ActionLogWriter
+from app.db.repositories import MatchRepository
+from app.sessions.bots import BotSeat, make_bot
+from app.sessions.clock import MatchClock
+from app.sessions.commands import History, SeatInfo
+from app.sessions.session import GameSession
+from app.sessions.timecontrol import TimeControl, TurnClocks
+from app.sessions.wire import ack
+from engines import registry
+from engines.base import awaiting_seats, events_for
+from engines.playout import apply_entry
+
+log = logging.getLogger(__name__)
+
+FINISHED_KEPT = 256
+
+
+def bot_seed(match_seed: int, seat: int) -> int:
+    """Each bot's own seed, derived from the match seed so a rebuilt bot is the same bot."""
+    return (match_seed * 1_000_003 + seat * 7919 + 17) & ((1 << 63) - 1)
+
+
+class Hub:
+    """Live matches of this process: at most one session (and one task) per match."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        action_log: ActionLogWriter,
+    ) -> None:
+        self.settings = settings
+        self.sessionmaker = sessionmaker
+        self.action_log = action_log
+        self.sessions: dict[int, GameSession] = {}
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+        self._finished_order: list[int] = []
+        self._stopping = False
+        self._reloads: set[asyncio.Future[GameSession]] = set()
+
+    async def start(self) -> None:
+        """Rebuild every unfinished match by replaying its log, and start its task."""
+        async with self.sessionmaker() as db:
+            running = await MatchRepository(db).running_ids()
+        for match_id in running:
+            try:
+                await self.get(match_id)
+            except Exception:
+                log.exception("could not rebuild match %s", match_id)
+        if running:
+            log.info("rebuilt %d unfinished matches", len(running))
+
+    async def stop(self) -> None:
+        self._stopping = True
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for session in self.sessions.values():
+            for peer in list(session.peers):
+                peer.close(1001)
+
+    async def get(self, match_id: int) -> GameSession:
+        """The match's session, loaded (and started, while it runs) on first use.
+
+        Raises ``NotFound`` ``match/not_found`` for an unknown match.
+        """
+        session = self.sessions.get(match_id)
+        if session is not None:
+            return session
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            session = self.sessions.get(match_id)
+            if session is None:
+                session = await self._load(match_id)
+                self.sessions[match_id] = session
+                if session.finished:
+                    self._remember_finished(match_id)
+                else:
+                    self._start_task(session)
+        return session
+
+    def _start_task(self, session: GameSession) -> None:
+        task = asyncio.create_task(session.run(), name=f"match-{session.match_id}")
+        self.tasks[session.match_id] = task
+        task.add_done_callback(lambda done: self._task_done(session, done))
+
+    def _task_done(self, session: GameSession, task: asyncio.Task[None]) -> None:
+        self.tasks.pop(session.match_id, None)
+        if self._stopping or task.cancelled():
+            return
+        error = task.exception()
+        if error is None:
+            return
+        # The session's memory may be ahead of the log (a write failed after apply): drop it,
+        # close its sockets (clients reconnect and resume), and rebuild from the log.
+        log.error("match %s session failed: %r; rebuilding", session.match_id, error)
+        self.sessions.pop(session.match_id, None)
+        for peer in list(session.peers):
+            peer.close(1011)
+        asyncio.get_running_loop().call_later(0.5, self._reload, session.match_id)
+
+    def _reload(self, match_id: int) -> None:
+        if not self._stopping:
+            task = asyncio.ensure_future(self.get(match_id))
+            self._reloads.add(task)
+            task.add_done_callback(self._reloads.discard)
+
+    def _on_finish(self, match_id: int) -> None:
+        self._remember_finished(match_id)
+
+    def _remember_finished(self, match_id: int) -> None:
+        self._finished_order.append(match_id)
+        while len(self._finished_order) > FINISHED_KEPT:
+            old = self._finished_order.pop(0)
+            session = self.sessions.get(old)
+            if session is not None and session.finished and not session.peers:
+                self.sessions.pop(old, None)
+
+    async def _load(self, match_id: int) -> GameSession:
+        async with self.sessionmaker() as db:
+            repo = MatchRepository(db)
+            match = await repo.get(match_id)
+            seat_rows = await repo.seats(match_id)
+            rows = await repo.actions(match_id)
+        engine = registry.get(match.game)
+        options: dict[str, Any] = dict(match.options or {})
+        state = engine.setup(match.seat_count, match.seed, options)
+        seats = [SeatInfo(row.account_id, row.bot, row.name) for row in seat_rows]
+        bots = {
+            seat: BotSeat(seat, make_bot(engine, info.bot, seat, bot_seed(match.seed, seat)))
+            for seat, info in enumerate(seats)
+            if info.bot is not None
+        }
+        for seat, bot in bots.items():
+            bot.observe([], engine.view(state, seat))
+        control = TimeControl.from_json(match.time_control, self.settings.disconnect_grace_ms)
+        # The clocks are rebuilt by replaying whose turn it was at each logged time.
+        clocks = TurnClocks(control)
+        clocks.update(awaiting_seats(engine, state), 0, None)
+        history = History(self.settings.resume_buffer)
+        replies: dict[tuple[int | None, int], tuple[int, dict[str, Any]]] = {}
+        forfeits: dict[str, Any] = {}
+        last_at = 0
+        for row in rows:
+            events = apply_entry(engine, state, (row.seat, row.action, row.at_ms))
+            history.append(row.version, events, row.at_ms)
+            # Arbitrated grabs are logged at their V, which may precede the row before.
+            last_at = max(last_at, row.at_ms)
+            if row.client_seq is not None and row.seat is not None:
+                replies[(row.account_id, row.seat)] = (
+                    row.client_seq,
+                    ack(row.client_seq, row.version),
+                )
+            if row.cause.startswith("forfeit_") and row.seat is not None:
+                forfeits[str(row.seat)] = row.cause.removeprefix("forfeit_")
+            for seat, bot in bots.items():
+                bot.observe(events_for(events, seat), engine.view(state, seat))
+            over = engine.outcome(state) is not None
+            clocks.update(() if over else awaiting_seats(engine, state), row.at_ms, row.seat)
+        clock = MatchClock(match.started_wall_ms, last_at, self.settings.clock_rate)
+        clocks.restart(clock.now())
+        session = GameSession(
+            match_id=match_id,
+            engine=engine,
+            state=state,
+            seats=seats,
+            version=rows[-1].version if rows else 0,
+            clock=clock,
+            time_control=control,
+            sessionmaker=self.sessionmaker,
+            action_log=self.action_log,
+            history=history,
+            bots=bots,
+            replies=replies,
+            forfeits=forfeits,
+            rated=match.rated,
+            on_finish=self._on_finish,
+            turn_clocks=clocks,
+            seed=match.seed,
+        )
+        if engine.outcome(state) is not None and match.status == "running":
+            # Killed between the last action and the result write: write the result now.
+            await session.record_result()
+        if not session.finished:
+            now = clock.now()
+            to_act = engine.to_act(state)
+            for seat, bot in bots.items():
+                legal = engine.legal_actions(state, seat) if seat in to_act else []
+                bot.replan(engine.view(state, seat), legal, now)
+        return session

@@ -1,0 +1,514 @@
+"""GameSession: the single writer of one live match (apply, persist, then broadcast)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.action_log import ActionLogWriter
+from app.db.repositories import MatchRepository
+from app.scoring.ledger import settle
+from app.sessions import races as race_steps
+from app.sessions import wire
+from app.sessions.bots import BotSeat
+from app.sessions.clock import MatchClock
+from app.sessions.commands import Attach, Chat, Command, Detach, History, SeatInfo, Submit
+from app.sessions.races import RaceDesk, race_pings
+from app.sessions.timecontrol import TimeControl, TurnClocks
+from engines.base import ActionError, Engine, Event, State, awaiting_seats, events_for
+
+log = logging.getLogger(__name__)
+
+TICK: dict[str, Any] = {"type": "tick"}
+RESIGN: dict[str, Any] = {"type": "resign"}
+BOT_RETRY_MS = 200
+
+
+class GameSession:
+    """Owns one match's engine state; every change goes through its inbox, in order.
+
+    Accepted actions are persisted (one ``match_actions`` row per version) before anyone
+    hears of them; then every attached connection gets its own filtered events and view.
+    """
+
+    def __init__(
+        self,
+        *,
+        match_id: int,
+        engine: Engine,
+        state: State,
+        seats: list[SeatInfo],
+        version: int,
+        clock: MatchClock,
+        time_control: TimeControl,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        action_log: ActionLogWriter,
+        history: History,
+        bots: dict[int, BotSeat],
+        replies: dict[tuple[int | None, int], tuple[int, dict[str, Any]]],
+        forfeits: dict[str, Any],
+        rated: bool,
+        on_finish: Callable[[int], None] | None = None,
+        turn_clocks: TurnClocks | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.match_id = match_id
+        self.engine = engine
+        self.state = state
+        self.seats = seats
+        self.version = version
+        self.clock = clock
+        self.time_control = time_control
+        self.sessionmaker = sessionmaker
+        self.action_log = action_log
+        self.history = history
+        self.bots = bots
+        self.replies = replies
+        self.forfeits = forfeits
+        self.rated = rated
+        self.on_finish = on_finish
+        self.peers: set[wire.Listener] = set()
+        self.finished = engine.outcome(state) is not None
+        self.turn_clocks = turn_clocks or TurnClocks(time_control)
+        self.disconnected: dict[int, int] = {}
+        self._inbox: deque[Command] = deque()
+        self._wake = asyncio.Event()
+        self._stale_deadline: int | None = None
+        self._views: dict[int | None, tuple[int, str]] = {}
+        # Grab races (Ambush!): the arbiter of DESIGN.md sec. 5 decides who touched first.
+        self.races = RaceDesk.for_match(engine, state, seed, clock.rate)
+        if self.races is not None and engine.view(state, None).get("phase") == "ambush":
+            called = [v for v, raw, _ in history.entries if b'"ambush_called"' in raw]
+            self.races.resume(
+                called[-1] if called else version, clock.precise(), race_steps.living(self)
+            )
+        now = clock.now()
+        for seat, info in enumerate(seats):
+            if info.account_id is not None:
+                self.disconnected[seat] = now
+        self._refresh_clocks(acted=None)
+
+    # ----- the inbox ---------------------------------------------------------------------
+
+    def submit(self, command: Command) -> None:
+        """Queue a command; the session task handles it in arrival order."""
+        self._inbox.append(command)
+        self._wake.set()
+
+    def seats_of(self, account_id: int | None) -> list[int]:
+        if account_id is None:
+            return []
+        return [seat for seat, info in enumerate(self.seats) if info.account_id == account_id]
+
+    async def run(self) -> None:
+        """The session task: handle commands, fire due deadlines, sleep until the next one."""
+        loop = asyncio.get_running_loop()
+        while True:
+            while self._inbox:
+                await self._handle(self._inbox.popleft())
+            if not self.finished:
+                await self._fire_due()
+            if self._inbox:
+                continue
+            due = None if self.finished else self._next_due()
+            self._wake.clear()
+            timer = None
+            if due is not None:
+                timer = loop.call_at(max(loop.time(), self._loop_time(due)), self._wake.set)
+            try:
+                await self._wake.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
+
+    def _loop_time(self, match_ms: int) -> float:
+        # The event loop's clock is time.monotonic() on every platform we run on.
+        return self.clock.monotonic_at(match_ms) + 0.0005
+
+    async def _handle(self, command: Command) -> None:
+        if isinstance(command, Submit):
+            await self._submit(command)
+        elif isinstance(command, Attach):
+            self._attach(command)
+        elif isinstance(command, Detach):
+            self._detach(command.peer)
+        else:
+            self._chat(command)
+
+    # ----- connections -------------------------------------------------------------------
+
+    def _attach(self, command: Attach) -> None:
+        peer = command.peer
+        self.peers.add(peer)
+        if self.races is not None and not self.finished:
+            race_pings(peer, on=True)
+        if peer.seat is not None:
+            for seat in self.seats_of(peer.account_id):
+                self.disconnected.pop(seat, None)
+        missed = None
+        if command.last_version is not None and command.last_version <= self.version:
+            missed = self.history.since(command.last_version)
+        welcome = {
+            "type": "welcome",
+            "match_id": self.match_id,
+            "seat": peer.seat,
+            "seats": self.seats_of(peer.account_id),
+            "version": self.version,
+            "view": self.engine.view(self.state, peer.seat),
+            "legal": self._legal(peer.seat),
+            "awaiting": sorted(self._awaiting()),
+            "at_ms": self.clock.now(),
+            "clock_rate": self.clock.rate,
+            "status": "finished" if self.finished else "running",
+            "resumed": missed is not None,
+            "names": [info.name for info in self.seats],
+        }
+        race_steps.broadcast(peer, wire.dumps(welcome), self.version)
+        for version, events, at_ms in missed or []:
+            race_steps.broadcast(peer, self._patch_text(peer.seat, version, events, at_ms), version)
+        if self.turn_clocks.deadlines:
+            peer.send_text(wire.dumps(self._clock_message()))
+
+    def _detach(self, peer: wire.Listener) -> None:
+        self.peers.discard(peer)
+        if peer.seat is None or self.finished:
+            return
+        still_here = any(other.account_id == peer.account_id for other in self.peers)
+        if not still_here:
+            now = self.clock.now()
+            for seat in self.seats_of(peer.account_id):
+                self.disconnected[seat] = now
+
+    def _chat(self, command: Chat) -> None:
+        seat = command.peer.seat
+        name = self.seats[seat].name if seat is not None else "spectator"
+        text = wire.dumps({"type": "chat", "seat": seat, "name": name, "text": command.text})
+        for peer in list(self.peers):
+            peer.send_text(text)
+
+    # ----- actions -----------------------------------------------------------------------
+
+    async def _submit(self, command: Submit) -> None:
+        peer, seq = command.peer, command.client_seq
+        key = (peer.account_id, command.seat)
+        previous = self.replies.get(key)
+        if previous is not None and seq == previous[0]:
+            peer.send_text(wire.dumps({**previous[1], "duplicate": True}))
+            return
+        if previous is not None and seq < previous[0]:
+            reply = wire.error("action/stale_seq", f"client_seq {seq} is older than {previous[0]}")
+            peer.send_text(wire.dumps({**reply, "client_seq": seq}))
+            return
+        if self.finished:
+            self._reply(command, key, None, "match/over", "the match is over")
+            return
+        if command.grab and self.races is not None and command.measured is not None:
+            race_steps.race_grab(self, command, key, command.measured)
+            return
+        if command.version is not None and command.version != self.version:
+            message = f"action based on version {command.version}, match is at {self.version}"
+            self._reply(command, key, None, "action/stale_version", message)
+            return
+        at_ms = self.clock.now()
+        try:
+            events = self.engine.apply(self.state, command.seat, command.action, at_ms)
+        except ActionError as refusal:
+            self._reply(command, key, at_ms, refusal.code, refusal.message)
+            return
+        except Exception:
+            # An engine bug: its state may be half-changed, so the sender hears why and the
+            # session dies; the hub rebuilds the match from its log, without this action.
+            self._reply(command, key, at_ms, "server/engine_error", "the game engine failed")
+            raise
+        cause = "player"
+        await self._commit(
+            command.seat,
+            command.action,
+            at_ms,
+            events,
+            cause,
+            account_id=peer.account_id,
+            client_seq=seq,
+            arbitration=command.arbitration,
+            before_broadcast=lambda version: self._reply(command, key, at_ms, None, "", version),
+        )
+
+    def _reply(
+        self,
+        command: Submit,
+        key: tuple[int | None, int],
+        at_ms: int | None,
+        code: str | None,
+        message: str,
+        version: int | None = None,
+    ) -> None:
+        seq = command.client_seq
+        if command.grab:
+            cell = command.action.get("cell")
+            reply = wire.grab_result(seq, cell, code is None, at_ms or self.clock.now(), code)
+        elif code is None:
+            reply = wire.ack(seq, version or self.version)
+        else:
+            reply = wire.error(code, message, seq)
+        self.replies[key] = (seq, reply)
+        command.peer.send_text(wire.dumps(reply))
+
+    async def _commit(
+        self,
+        seat: int | None,
+        action: dict[str, Any],
+        at_ms: int,
+        events: list[Event],
+        cause: str,
+        *,
+        account_id: int | None = None,
+        client_seq: int | None = None,
+        arbitration: dict[str, Any] | None = None,
+        before_broadcast: Callable[[int], None] | None = None,
+    ) -> None:
+        """Persist the new version, then tell everyone. A failed write raises: the hub then
+        rebuilds this match from the log, where the unacknowledged action is absent."""
+        version = self.version + 1
+        ended = []
+        if self.races is not None:
+            ended = self.races.observe(
+                version, events, self.clock.precise(), race_steps.living(self)
+            )
+            arbitration = self.races.attach(arbitration)
+        await self.action_log.append(
+            {
+                "match_id": self.match_id,
+                "version": version,
+                "seat": seat,
+                "account_id": account_id,
+                "client_seq": client_seq,
+                "action": action,
+                "at_ms": at_ms,
+                "cause": cause,
+                "events": events,
+                "arbitration": arbitration,
+            }
+        )
+        self.version = version
+        self.clock.observe(at_ms)
+        self.history.append(version, events, at_ms)
+        self._views.clear()
+        self._stale_deadline = None
+        outcome = self.engine.outcome(self.state)
+        if outcome is not None:
+            await self.record_result()
+        if before_broadcast is not None:
+            before_broadcast(version)
+        for decision in ended:
+            race_steps.grab_reply(self, decision)
+        for peer in list(self.peers):
+            race_steps.broadcast(peer, self._patch_text(peer.seat, version, events, at_ms), version)
+        if not self.finished:
+            self._after_change(events, acted=seat)
+
+    async def record_result(self) -> None:
+        outcome = self.engine.outcome(self.state)
+        assert outcome is not None
+        forfeited = [int(seat) for seat in self.forfeits]
+        ledger = settle(outcome, forfeited=forfeited)
+        async with self.sessionmaker() as db:
+            await MatchRepository(db).finish(
+                self.match_id,
+                status="finished",
+                version=self.version,
+                result=outcome.to_json(),
+                ledger=ledger,
+                forfeits=self.forfeits,
+                flags=self.races.flags() if self.races is not None else None,
+            )
+        self.finished = True
+        self.turn_clocks.clear()
+        for peer in self.peers:
+            race_pings(peer, on=False)
+        for bot in self.bots.values():
+            bot.plan = None
+        if self.on_finish is not None:
+            self.on_finish(self.match_id)
+
+    # ----- what each seat sees -----------------------------------------------------------
+
+    def _awaiting(self) -> frozenset[int]:
+        return frozenset() if self.finished else awaiting_seats(self.engine, self.state)
+
+    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
+        if seat is None or self.finished or seat not in self.engine.to_act(self.state):
+            return []
+        return self.engine.legal_actions(self.state, seat)
+
+    def _view_json(self, seat: int | None) -> str:
+        """The seat's view, legal actions and awaited seats as JSON, cached per version."""
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        body = (
+            f'"view":{wire.dumps(self.engine.view(self.state, seat))},'
+            f'"legal":{wire.dumps(self._legal(seat))},'
+            f'"awaiting":{wire.dumps(sorted(self._awaiting()))}'
+        )
+        self._views[seat] = (self.version, body)
+        return body
+
+    def _patch_text(self, seat: int | None, version: int, events: list[Event], at_ms: int) -> str:
+        shown = wire.dumps(events_for(events, seat))
+        head = f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{shown},'
+        return head + self._view_json(seat) + "}"
+
+    def _clock_message(self) -> dict[str, Any]:
+        now = self.clock.now()
+        clocks = self.turn_clocks
+        message: dict[str, Any] = {
+            "type": "clock",
+            "now_ms": now,
+            "deadlines": {str(seat): at for seat, at in sorted(clocks.deadlines.items())},
+            "turn_ms": self.time_control.turn_ms,
+        }
+        if self.time_control.match_ms is not None:
+            message["banks"] = {
+                str(seat): clocks.remaining(seat, now) for seat in range(len(self.seats))
+            }
+        return message
+
+    # ----- bots, clocks and deadlines ----------------------------------------------------
+
+    def _after_change(self, events: list[Event], acted: int | None) -> None:
+        now = self.clock.now()
+        to_act = self.engine.to_act(self.state)
+        for seat, bot in self.bots.items():
+            bot.observe(events_for(events, seat), self.engine.view(self.state, seat))
+            bot.retry_at = None
+            legal = self.engine.legal_actions(self.state, seat) if seat in to_act else []
+            bot.replan(self.engine.view(self.state, seat), legal, now)
+        self._refresh_clocks(acted)
+
+    def _refresh_clocks(self, acted: int | None) -> None:
+        if self.finished:
+            return
+        if self.turn_clocks.update(self._awaiting(), self.clock.now(), acted):
+            text = wire.dumps(self._clock_message())
+            for peer in list(self.peers):
+                peer.send_text(text)
+
+    def _next_due(self) -> int | None:
+        candidates: list[int] = []
+        deadline = self.engine.deadline(self.state)
+        if deadline is not None and deadline != self._stale_deadline:
+            if self.races is None:
+                candidates.append(deadline)
+            elif not self.races.holds_before(deadline):
+                # Held grabs before the deadline are decided first (their own due time).
+                candidates.append(self.races.tick_at(deadline))
+        if self.races is not None and (held := self.races.due_at()) is not None:
+            candidates.append(held)
+        turn_due = self.turn_clocks.next_due()
+        if turn_due is not None:
+            candidates.append(turn_due)
+        grace = self.time_control.grace_ms
+        if grace > 0:
+            candidates.extend(since + grace for since in self.disconnected.values())
+        candidates.extend(due for bot in self.bots.values() if (due := bot.due_at()) is not None)
+        return min(candidates, default=None)
+
+    async def _fire_due(self) -> None:
+        """Fire everything due now, one change at a time, earliest first."""
+        for _ in range(64):
+            if self.finished:
+                return
+            now = self.clock.now()
+            if self.races is not None:
+                race_steps.due_bot_grabs(self, now)
+                if await race_steps.settle_grabs(self):
+                    continue
+            deadline = self.engine.deadline(self.state)
+            held = self.races is not None and self.races.blocks(deadline or 0, self.clock.precise())
+            if (
+                deadline is not None
+                and deadline <= now
+                and deadline != self._stale_deadline
+                and not held
+            ):
+                events = self.engine.tick(self.state, now)
+                if events:
+                    await self._commit(None, TICK, now, events, "tick")
+                else:
+                    self._stale_deadline = deadline
+                continue
+            timed_out = self.turn_clocks.due(now)
+            if timed_out:
+                await self._time_out(timed_out[0], now)
+                continue
+            grace = self.time_control.grace_ms
+            abandoned = [
+                s for s, since in self.disconnected.items() if grace and since + grace <= now
+            ]
+            if abandoned:
+                self.disconnected.pop(abandoned[0])
+                await self._forfeit(abandoned[0], now, "abandoned")
+                continue
+            ready = [
+                (due, seat)
+                for seat, bot in self.bots.items()
+                if (due := bot.due_at()) is not None and due <= now
+            ]
+            if not ready:
+                return
+            await self._bot_act(min(ready)[1], now)
+
+    async def _bot_act(self, seat: int, now: int) -> None:
+        bot = self.bots[seat]
+        assert bot.plan is not None
+        action = bot.plan.action
+        if self.races is not None and action.get("type") == "grab":
+            race_steps.race_bot_grab(self, bot, now)
+            return
+        # A bot acts at the time it planned (its reaction time), never before the last version.
+        at_ms = max(min(bot.plan.at_ms, now), self._last_at_ms())
+        try:
+            events = self.engine.apply(self.state, seat, action, at_ms)
+        except ActionError as refusal:
+            log.debug("match %s bot %s refused %s: %s", self.match_id, seat, action, refusal.code)
+            bot.retry_at = now + BOT_RETRY_MS
+            bot.replan(self.engine.view(self.state, seat), self._legal(seat), now + 1)
+            return
+        await self._commit(seat, action, at_ms, events, "bot")
+
+    def _last_at_ms(self) -> int:
+        return self.history.last_at_ms
+
+    async def _time_out(self, seat: int, now: int) -> None:
+        self.turn_clocks.stop(seat, now)
+        if self.time_control.on_timeout == "forfeit":
+            await self._forfeit(seat, now, "time")
+            return
+        legal = [
+            a for a in self.engine.legal_actions(self.state, seat) if a.get("type") != "resign"
+        ]
+        for action in legal[:1]:
+            try:
+                events = self.engine.apply(self.state, seat, action, now)
+            except ActionError:
+                break
+            await self._commit(seat, action, now, events, "timeout")
+            return
+        await self._forfeit(seat, now, "time")
+
+    async def _forfeit(self, seat: int, now: int, reason: str) -> None:
+        """Resign ``seat`` for ``reason`` (time or abandoned); a seat already out is skipped."""
+        try:
+            events = self.engine.apply(self.state, seat, RESIGN, now)
+        except ActionError:
+            self.turn_clocks.stop(seat, now)
+            return
+        self.forfeits[str(seat)] = reason
+        # The logged action stays a plain resign so replay feeds the engine what it accepted;
+        # the reason lives in ``cause`` (and in the match's forfeits at the end).
+        await self._commit(seat, dict(RESIGN), now, events, f"forfeit_{reason}")

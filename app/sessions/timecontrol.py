@@ -1,0 +1,110 @@
+"""Table time controls: turn clocks, match banks, what a time-out does, the disconnect grace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+ON_TIMEOUT = ("pass", "forfeit")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``turn_ms``: each turn's clock; ``match_ms``: each seat's bank for the whole match (None:
+    no such clock). ``grace_ms`` 0: disconnected seats never forfeit."""
+
+    turn_ms: int | None = None
+    match_ms: int | None = None
+    on_timeout: str = "pass"
+    grace_ms: int = 60_000
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None, default_grace_ms: int) -> TimeControl:
+        data = data or {}
+        grace = data.get("grace_ms")
+        return cls(
+            turn_ms=data.get("turn_ms"),
+            match_ms=data.get("match_ms"),
+            on_timeout=str(data.get("on_timeout", "pass")),
+            grace_ms=default_grace_ms if grace is None else int(grace),
+        )
+
+    @property
+    def clocked(self) -> bool:
+        return self.turn_ms is not None or self.match_ms is not None
+
+
+@dataclass
+class TurnClocks:
+    """Per-seat clocks in match ms: a seat's clock runs while the game awaits it.
+
+    A turn clock restarts whenever the seat acts; a match bank only drains. A seat's deadline
+    is whichever runs out first. Replaying the log through ``update`` (with each row's
+    ``at_ms``) rebuilds the banks after a restart; ``restart`` then forgives the downtime.
+    """
+
+    control: TimeControl
+    deadlines: dict[int, int] = field(default_factory=dict)
+    banks: dict[int, int] = field(default_factory=dict)
+    running_since: dict[int, int] = field(default_factory=dict)
+
+    def update(self, awaiting: Iterable[int], now_ms: int, acted: int | None) -> bool:
+        """Start clocks for newly awaited seats, restart the acting seat's turn, stop the
+        others. Returns whether any deadline changed (the session then sends ``clock``)."""
+        if not self.control.clocked:
+            return False
+        waiting = set(awaiting)
+        for seat in list(self.running_since):
+            if seat not in waiting or seat == acted:
+                self._spend(seat, now_ms)
+        for seat in waiting:
+            self.running_since.setdefault(seat, now_ms)
+        return self._recompute()
+
+    def stop(self, seat: int, now_ms: int) -> None:
+        """Stop ``seat``'s clock (it timed out or left the game)."""
+        if seat in self.running_since:
+            self._spend(seat, now_ms)
+        self.deadlines.pop(seat, None)
+
+    def restart(self, now_ms: int) -> None:
+        """Running clocks resume from ``now_ms``: time the server was down is not charged."""
+        for seat in self.running_since:
+            self.running_since[seat] = now_ms
+        self._recompute()
+
+    def clear(self) -> None:
+        self.running_since.clear()
+        self.deadlines.clear()
+
+    def remaining(self, seat: int, now_ms: int) -> int | None:
+        if self.control.match_ms is None:
+            return None
+        bank = self.banks.get(seat, self.control.match_ms)
+        since = self.running_since.get(seat)
+        return max(0, bank - (now_ms - since)) if since is not None else bank
+
+    def _spend(self, seat: int, now_ms: int) -> None:
+        since = self.running_since.pop(seat)
+        if self.control.match_ms is not None:
+            bank = self.banks.get(seat, self.control.match_ms)
+            self.banks[seat] = max(0, bank - max(0, now_ms - since))
+
+    def _recompute(self) -> bool:
+        before = self.deadlines
+        self.deadlines = {}
+        for seat, since in self.running_since.items():
+            candidates = []
+            if self.control.turn_ms is not None:
+                candidates.append(since + self.control.turn_ms)
+            if self.control.match_ms is not None:
+                candidates.append(since + self.banks.get(seat, self.control.match_ms))
+            self.deadlines[seat] = min(candidates)
+        return before != self.deadlines
+
+    def due(self, now_ms: int) -> list[int]:
+        return sorted(seat for seat, at in self.deadlines.items() if at <= now_ms)
+
+    def next_due(self) -> int | None:
+        return min(self.deadlines.values(), default=None)

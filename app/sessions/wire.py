@@ -1,0 +1,49 @@
+"""Server-to-client message builders and the connection protocol the session writes to."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import orjson
+
+
+class Listener(Protocol):
+    """A connection attached to a match: its seat (None: spectator) and a non-blocking send."""
+
+    seat: int | None
+    account_id: int | None
+
+    def send_text(self, text: str) -> None: ...
+
+    def close(self, code: int = 1000) -> None: ...
+
+
+def dumps(message: Any) -> str:
+    """Compact JSON; orjson because the server encodes every view for every seat."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def error(code: str, message: str, client_seq: int | None = None) -> dict[str, Any]:
+    reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if client_seq is not None:
+        reply["client_seq"] = client_seq
+    return reply
+
+
+def ack(client_seq: int, version: int) -> dict[str, Any]:
+    return {"type": "ack", "client_seq": client_seq, "version": version}
+
+
+def grab_result(
+    client_seq: int, cell: Any, won: bool, decided_at: int, code: str | None = None
+) -> dict[str, Any]:
+    reply: dict[str, Any] = {
+        "type": "grab_result",
+        "client_seq": client_seq,
+        "cell": cell,
+        "won": won,
+        "decided_at": decided_at,
+    }
+    if code is not None:
+        reply["code"] = code
+    return reply

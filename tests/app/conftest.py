@@ -1,0 +1,68 @@
+"""Fixtures: real server processes on temp databases (SQLite, and PostgreSQL when available)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app.support import PG_URL, Api, Client, Server, new_pg_database
+
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param(
+        "postgres",
+        id="postgres",
+        marks=[
+            pytest.mark.postgres,
+            pytest.mark.skipif(not PG_URL, reason="RAMPART_TEST_PG_URL is not set"),
+        ],
+    ),
+]
+
+ServerFactory = Callable[..., Server]
+
+
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[ServerFactory]:
+    """Start servers (``backend`` sqlite or postgres, extra env); all stopped at the end."""
+    started: list[Server] = []
+
+    def start(backend: str = "sqlite", **env: str) -> Server:
+        if backend == "postgres":
+            url = new_pg_database()
+        else:
+            url = f"sqlite+aiosqlite:///{tmp_path}/rampart-{len(started)}.db"
+        server = Server(url, env)
+        server.start(tmp_path)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module for tests that do not restart it."""
+    tmp = tmp_path_factory.mktemp("server")
+    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db")
+    server.start(tmp)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def api(shared_server: Server) -> AsyncIterator[Api]:
+    client = Api(shared_server)
+    yield client
+    await client.close()
+
+
+@pytest.fixture(autouse=True)
+async def _close_clients() -> AsyncIterator[None]:
+    """Every websocket a test opened is closed, even when the test fails."""
+    yield
+    await Client.close_all()

@@ -1,0 +1,352 @@
+"""Test support: real server processes, REST helpers and a websocket client for the protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_URL = os.environ.get("RAMPART_TEST_PG_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def new_pg_database() -> str:
+    """A fresh, empty database on the test PostgreSQL server; returns its URL."""
+    import asyncpg  # only needed with PostgreSQL
+
+    assert PG_URL
+    name = "rampart_" + uuid.uuid4().hex[:12]
+    admin = PG_URL.replace("postgresql+asyncpg://", "postgresql://")
+
+    async def create() -> None:
+        connection = await asyncpg.connect(admin)
+        try:
+            await connection.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await connection.close()
+
+    # Run on a thread of its own: callers may be inside a running event loop.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, create()).result()
+    return PG_URL.rsplit("/", 1)[0] + "/" + name
+
+
+@dataclass
+class Server:
+    """One ``python -m app`` process on a free port; ``restart`` keeps the database."""
+
+    database_url: str
+    env: dict[str, str] = field(default_factory=dict)
+    port: int = 0
+    process: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, log_dir: Path) -> None:
+        self.port = free_port()
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "RAMPART_BENCH_GAMES": "1",
+            "RAMPART_CLOCK_RATE": "20",
+            "PYTHONPATH": str(ROOT),
+            **self.env,
+        }
+        self.log_path = log_dir / f"server-{self.port}.log"
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "app",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--log-level",
+                    "warning",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited:\n{self.log_path.read_text()}")
+            try:
+                if httpx.get(f"{self.http}/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not start:\n{self.log_path.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hooks, no flush beyond what was committed."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text() if self.log_path else ""
+
+
+class Api:
+    """REST helpers over httpx."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.client = httpx.AsyncClient(base_url=server.http, timeout=10)
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def guest(self, name: str) -> str:
+        reply = await self.client.post("/api/accounts", json={"name": name})
+        assert reply.status_code == 201, reply.text
+        return str(reply.json()["token"])
+
+    async def post(self, path: str, token: str | None, body: Any = None) -> httpx.Response:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return await self.client.post(path, json=body or {}, headers=headers)
+
+    async def get(self, path: str, token: str | None = None, **params: Any) -> httpx.Response:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return await self.client.get(path, headers=headers, params=params)
+
+    async def ok(self, path: str, token: str | None, body: Any = None) -> dict[str, Any]:
+        reply = await self.post(path, token, body)
+        assert reply.status_code in (200, 201), reply.text
+        data: dict[str, Any] = reply.json()
+        return data
+
+    async def table(
+        self,
+        game: str,
+        tokens: list[str],
+        *,
+        seats: int | None = None,
+        options: dict[str, Any] | None = None,
+        bots: str | None = None,
+        time_control: dict[str, Any] | None = None,
+    ) -> int:
+        """Create a table with the first token as host, seat the others, add bots, start."""
+        body: dict[str, Any] = {
+            "game": game,
+            "seats": seats or len(tokens),
+            "options": options or {},
+        }
+        if time_control is not None:
+            body["time_control"] = time_control
+        lobby = await self.ok("/api/lobbies", tokens[0], body)
+        for token in tokens[1:]:
+            await self.ok(f"/api/lobbies/{lobby['id']}/join", token)
+        if bots:
+            await self.ok(f"/api/lobbies/{lobby['id']}/bots", tokens[0], {"kind": bots})
+        started = await self.ok(f"/api/lobbies/{lobby['id']}/start", tokens[0])
+        return int(started["match_id"])
+
+
+class Client:
+    """A protocol client: collects every message; helpers wait for the ones a test needs."""
+
+    opened: ClassVar[list[Client]] = []
+
+    def __init__(self, server: Server, match_id: int, token: str | None) -> None:
+        Client.opened.append(self)
+        self.url = f"{server.ws}/ws/matches/{match_id}"
+        self.token = token
+        self.messages: list[dict[str, Any]] = []
+        self.ws: Any = None
+        self.seq = 0
+        self._reader: asyncio.Task[None] | None = None
+        self._arrived = asyncio.Event()
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] = []
+        self.version = 0
+        self.seat: int | None = None
+
+    async def connect(self, *, hello: bool = True, last_version: int | None = None) -> Client:
+        self.ws = await websockets.connect(self.url, max_size=None)
+        self._reader = asyncio.create_task(self._read())
+        if hello:
+            await self.send({"type": "hello", "token": self.token, "last_version": last_version})
+            welcome = await self.wait_for("welcome")
+            self.seat = welcome["seat"]
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                if message["type"] == "ping":
+                    await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
+                    continue
+                if message["type"] in ("welcome", "patch"):
+                    self.view = message["view"]
+                    self.legal = message["legal"]
+                    self.version = message["version"]
+                self.messages.append(message)
+                self._arrived.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._arrived.set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def act(self, action: dict[str, Any], **extra: Any) -> int:
+        self.seq += 1
+        await self.send({"type": "action", "client_seq": self.seq, "action": action, **extra})
+        return self.seq
+
+    async def wait_for(
+        self, kind: str, timeout: float = 10, start: int = 0, **fields: Any
+    ) -> dict[str, Any]:
+        """The first message (from index ``start``) of ``kind`` whose fields match."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            for message in self.messages[start:]:
+                if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+                    return message
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0 or (self._reader is not None and self._reader.done()):
+                seen = [m["type"] for m in self.messages[-10:]]
+                raise AssertionError(f"no {kind} {fields} within {timeout}s; last: {seen}")
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+
+    async def wait_until(self, predicate: Any, timeout: float = 20) -> None:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not predicate(self):
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0 or (self._reader is not None and self._reader.done()):
+                raise AssertionError("condition not reached")
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == kind]
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await self._reader
+            self._reader = None
+
+    @classmethod
+    async def close_all(cls) -> None:
+        while cls.opened:
+            await cls.opened.pop().close()
+
+
+async def drive_with_bot(client: Client, bot: Any, *, rate: float, timeout: float) -> None:
+    """Play ``client``'s seat with an engine bot over the wire until the match is over.
+
+    The bot sees only what the wire gives this seat (patch events and views, legal actions);
+    match time is estimated from the last patch's ``at_ms`` and the server's clock rate.
+    Grabs go out as ``grab`` messages, everything else as ``action``.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seen = 0
+    anchor_ms, anchor_t = 0, loop.time()
+    sent_for: tuple[int, str] | None = None
+    planned: tuple[int, Any] | None = None
+    asked_at = loop.time()
+    while True:
+        for message in client.messages[seen:]:
+            if message["type"] == "welcome":
+                anchor_ms, anchor_t = message["at_ms"], loop.time()
+                bot.observe([], message["view"])
+            elif message["type"] == "patch":
+                anchor_ms, anchor_t = message["at_ms"], loop.time()
+                bot.observe(message["events"], message["view"])
+        seen = len(client.messages)
+        view = client.view
+        assert view is not None
+        if view.get("outcome") is not None:
+            return
+        assert loop.time() < deadline, f"match not over within {timeout}s"
+        now_ms = anchor_ms + int((loop.time() - anchor_t) * 1000 * rate)
+        # Ask once per version, as the server does for its own bots: not every bot keeps its
+        # plan when asked again with a later now_ms.
+        if planned is None or planned[0] != client.version or loop.time() - asked_at > 1.0:
+            decision = bot.decide(view, client.legal, now_ms) if client.legal else None
+            planned, asked_at = (client.version, decision), loop.time()
+        decision = planned[1]
+        wait = 0.5
+        if decision is not None:
+            key = (client.version, json.dumps(decision.action, sort_keys=True))
+            wait = max(0.0, (decision.at_ms - now_ms) / (1000 * rate))
+            if wait <= 0.001 and key != sent_for:
+                sent_for = key
+                client.seq += 1
+                action = decision.action
+                if action.get("type") == "grab":
+                    await client.send(
+                        {
+                            "type": "grab",
+                            "client_seq": client.seq,
+                            "cell": action["cell"],
+                            "ref": client.version,
+                            "dt": 0,
+                        }
+                    )
+                else:
+                    await client.send(
+                        {"type": "action", "client_seq": client.seq, "action": action}
+                    )
+                # Refused or not, ask again after the next version (or a pause).
+                planned = None if client.version != key[0] else (client.version, None)
+                wait = 0.5
+        client._arrived.clear()
+        if len(client.messages) > seen:
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client._arrived.wait(), max(wait, 0.001))
