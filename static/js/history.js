@@ -1,0 +1,199 @@
+// Match history: the filtered list, one match with its result and ledger, and a replay that
+// steps and scrubs version by version (GET /api/matches/{id}/state?version=N).
+import { ApiError, get, session } from "./api.js";
+import { battlefieldEl, dialEl, fitGrid, handEl } from "./board.js";
+import { add, clear, h, put, signed, toast, when } from "./dom.js";
+import { describeEvent } from "./feed.js";
+
+const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
+const seatName = (match, seat) => ((match.seats || []).find((s) => s.seat === seat) || {}).name || `Seat ${seat + 1}`;
+
+function winners(match) {
+  const placings = match.result && match.result.placings;
+  if (!placings || !placings.length) return "";
+  return placings[0].map((seat) => seatName(match, seat)).join(" & ");
+}
+
+/** A running match: players rejoin their seat, everyone else watches. */
+function liveLink(m) {
+  const me = session.account && session.account.id;
+  const seated = me && m.seats.some((s) => s.account_id === me);
+  return seated
+    ? h("a", { href: `/table/${m.id}`, "data-link": "" }, "rejoin")
+    : h("a", { href: `/watch/${m.id}`, "data-link": "" }, "watch live");
+}
+
+export function mountHistory(root) {
+  const params = new URLSearchParams(location.search);
+  const game = h("select#filter-game", { "aria-label": "game" }, h("option", { value: "" }, "All games"),
+    ["ambush", "rampage", "castles", "ember"].map((g) => h("option", { value: g }, g)));
+  const status = h("select#filter-status", { "aria-label": "status" }, h("option", { value: "" }, "Any status"),
+    h("option", { value: "running" }, "Running"), h("option", { value: "finished" }, "Finished"));
+  const mineOnly = h("input#filter-mine", { type: "checkbox" });
+  const since = h("input#filter-since", { type: "date", "aria-label": "since" });
+  game.value = params.get("game") || ""; status.value = params.get("status") || "";
+  mineOnly.checked = params.get("mine") === "1";
+  const table = h("tbody");
+  const more = h("div.pager");
+  let offset = 0;
+  const limit = 25;
+
+  async function load() {
+    const query = new URLSearchParams({ limit, offset });
+    if (game.value) query.set("game", game.value);
+    if (status.value) query.set("status", status.value);
+    if (since.value) query.set("since", `${since.value}T00:00:00`);
+    if (mineOnly.checked && session.account) query.set("player", session.account.id);
+    const shown = new URLSearchParams();
+    if (game.value) shown.set("game", game.value);
+    if (status.value) shown.set("status", status.value);
+    if (mineOnly.checked) shown.set("mine", "1");
+    history.replaceState(history.state, "", `/matches${shown.toString() ? "?" + shown : ""}`);
+    try {
+      const data = await get(`/api/matches?${query}`);
+      clear(table);
+      if (!data.matches.length) table.append(h("tr", h("td.muted", { colspan: 6 }, "No matches yet.")));
+      for (const m of data.matches) {
+        table.append(h("tr", { "data-match": m.id },
+          h("td", h("a", { href: `/matches/${m.id}`, "data-link": "" }, `#${m.id}`)),
+          h("td", m.game), h("td", m.seats.map((s) => s.name).join(" vs ")),
+          h("td", h("span.tag", { class: `status-${m.status}` }, m.status)),
+          h("td", winners(m) || (m.status === "running" ? liveLink(m) : "")),
+          h("td.muted", when(m.started_at))));
+      }
+      put(more, 
+        h("button.btn.btn-quiet", { disabled: offset === 0, onclick: () => { offset = Math.max(0, offset - limit); load(); } }, "Newer"),
+        h("span.muted", ` ${offset + 1}–${Math.min(offset + limit, data.total)} of ${data.total} `),
+        h("button.btn.btn-quiet", { disabled: offset + limit >= data.total, onclick: () => { offset += limit; load(); } }, "Older"));
+    } catch (err) { fail(err); }
+  }
+  for (const el of [game, status, mineOnly, since]) el.addEventListener("change", () => { offset = 0; load(); });
+  put(root, h("section.panel.history",
+    h("h1", "Match history"),
+    h("div.filters", game, status, h("label", "From ", since), session.account ? h("label", mineOnly, " only my matches") : null),
+    h("table.matches", h("thead", h("tr", h("th", "Match"), h("th", "Game"), h("th", "Castles"), h("th", "Status"), h("th", "Winner"), h("th", "Started"))), table),
+    more));
+  load();
+  return () => {};
+}
+
+export function mountMatch(root, navigate, matchId) {
+  const summary = h("div.match-summary");
+  const stage = h("div.replay-stage");
+  const feed = h("ol.feed.replay-feed", { "aria-label": "events at this version" });
+  const slider = h("input#replay-slider", { type: "range", min: 0, max: 0, value: 0, "aria-label": "replay version" });
+  const label = h("span#replay-version", "v0");
+  let match = null;
+  let log = [];
+  let version = 0;
+  let playing = null;
+  let request = 0;
+  const cache = new Map();
+
+  const controls = h("div.replay-controls",
+    h("button#replay-first.btn", { onclick: () => go(0), title: "first version", "aria-label": "first version" }, "«"),
+    h("button#replay-prev.btn", { onclick: () => go(version - 1), title: "previous version", "aria-label": "previous version" }, "‹"),
+    h("button#replay-play.btn", { onclick: togglePlay, title: "play through" }, "Play"),
+    h("button#replay-next.btn", { onclick: () => go(version + 1), title: "next version", "aria-label": "next version" }, "›"),
+    h("button#replay-last.btn", { onclick: () => go(Number(slider.max)), title: "last version", "aria-label": "last version" }, "»"),
+    slider, label);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const onKey = (ev) => {
+    if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return;
+    if (ev.key === "ArrowRight") go(version + 1);
+    else if (ev.key === "ArrowLeft") go(version - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(Number(slider.max));
+    else return;
+    ev.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+  put(root, h("div.match-page", h("section.panel", summary), h("section.panel.replay", h("h2", "Replay"), controls, h("div.replay-body", stage, feed))));
+
+  function togglePlay() {
+    if (playing) { clearInterval(playing); playing = null; root.querySelector("#replay-play").textContent = "Play"; return; }
+    root.querySelector("#replay-play").textContent = "Pause";
+    playing = setInterval(() => { if (version >= Number(slider.max)) togglePlay(); else go(version + 1); }, 700);
+  }
+
+  function drawSummary() {
+    const m = match;
+    const live = m.status === "running";
+    const rows = m.seats.map((s) => h("tr", { "data-seat": s.seat },
+      h("td", `${s.seat + 1}`), h("td", s.name), h("td", s.bot ? `${s.bot} bot` : "player"),
+      h("td", placeOf(m, s.seat)), h("td.delta", signed(s.ledger_delta))));
+    put(summary, 
+      h("h1", `Match #${m.id} — ${m.game}`),
+      h("div.tags", h("span.tag", { class: `status-${m.status}` }, m.status), h("span.tag", m.rated ? "rated" : "casual"),
+        h("span.tag", `${m.version} versions`), h("span.tag", when(m.started_at))),
+      m.result ? h("p#match-result", `Winner: ${winners(m)} (${m.result.reason.replace(/_/g, " ")})`) : null,
+      h("table.result-table", h("thead", h("tr", h("th", "#"), h("th", "Castle"), h("th", ""), h("th", "Place"), h("th", "Ledger"))), h("tbody", rows)),
+      live ? h("div.row", liveLink(m)) : null);
+  }
+
+  function placeOf(m, seat) {
+    const placings = m.result && m.result.placings;
+    if (!placings) return "";
+    const index = placings.findIndex((group) => group.includes(seat));
+    return index < 0 ? "" : `${index + 1}.`;
+  }
+
+  async function go(target) {
+    const max = Number(slider.max);
+    version = Math.max(0, Math.min(max, target));
+    slider.value = version;
+    label.textContent = `v${version} / ${max}`;
+    const mine = ++request;
+    let data = cache.get(version);
+    if (!data) {
+      try { data = await get(`/api/matches/${matchId}/state?version=${version}`); } catch (err) { fail(err); return; }
+      cache.set(version, data);
+    }
+    if (mine !== request) return;
+    drawState(data);
+  }
+
+  function drawState(data) {
+    const view = data.view;
+    const names = match.seats.map((s) => s.name);
+    clear(stage);
+    if (view.game === "ambush") {
+      const dials = h("div.opponents", view.castles.map((c) => dialEl(c, { view, names, mySeat: data.seat })));
+      const wrap = h("div.board-wrap");
+      const grid = battlefieldEl(view, { showFree: false });
+      wrap.append(grid);
+      add(stage, dials, h("div.phase-line", `Phase: ${view.phase}${view.phase === "turn" ? `, ${names[view.turn]} to ${view.step}` : ""}`), wrap,
+        view.hand ? handEl(view.hand) : null);
+      requestAnimationFrame(() => fitGrid(grid));
+    } else {
+      stage.append(h("pre.generic-view", JSON.stringify(view, null, 2)));
+    }
+    clear(feed);
+    const line = log.find((entry) => entry.version === version);
+    if (line) {
+      const who = line.seat === null || line.seat === undefined ? line.cause : names[line.seat];
+      feed.append(h("li.feed-turn", `v${version}: ${who}${line.action ? ` — ${line.action.type}` : ""}`));
+      for (const event of line.events || []) {
+        const item = describeEvent(event, names, data.seat);
+        if (item) feed.append(h(`li.feed-${item.kind}`, item.text));
+      }
+    } else if (version === 0) {
+      feed.append(h("li.feed-turn", "The cards are dealt."));
+    }
+  }
+
+  (async () => {
+    try {
+      match = await get(`/api/matches/${matchId}`);
+    } catch (err) { fail(err); put(summary, h("p", err.message)); return; }
+    drawSummary();
+    slider.max = match.version;
+    try {
+      const headers = session.token ? { authorization: `Bearer ${session.token}` } : {};
+      const text = await (await fetch(`/api/matches/${matchId}/events`, { headers })).text();
+      log = text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    } catch { log = []; }
+    go(match.status === "running" ? 0 : match.version);
+  })();
+  return () => { if (playing) clearInterval(playing); document.removeEventListener("keydown", onKey); };
+}

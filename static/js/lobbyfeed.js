@@ -1,0 +1,33 @@
+// The lobby websocket (/ws/lobby): open tables now, then every change; reconnects by itself.
+import { session } from "./api.js";
+
+/** watchLobbies(onList, onLobby): returns a stop function. onList gets the full listing on
+ * every (re)connect, onLobby each changed lobby (private ones only for their members). */
+export function watchLobbies(onList, onLobby, onStatus = () => {}) {
+  let ws = null;
+  let stopped = false;
+  let attempt = 0;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+    ws.onopen = () => {
+      attempt = 0;
+      onStatus("open");
+      if (session.token) ws.send(JSON.stringify({ type: "hello", token: session.token }));
+    };
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "lobbies") onList(message.lobbies);
+      else if (message.type === "lobby") onLobby(message.lobby);
+      else if (message.type === "ping") ws.send(JSON.stringify({ type: "pong", nonce: message.nonce }));
+    };
+    ws.onclose = () => {
+      onStatus("closed");
+      if (stopped) return;
+      attempt += 1;
+      setTimeout(connect, Math.min(8000, 300 * 2 ** attempt));
+    };
+  }
+  connect();
+  return () => { stopped = true; if (ws) ws.close(); };
+}

@@ -1,0 +1,58 @@
+// The client's router: history-API routes to page modules; header and account badge.
+import { session } from "./api.js";
+import { h, clear, icon, put } from "./dom.js";
+import { mountHistory, mountMatch } from "./history.js";
+import { mountHome, mountJoin, mountLobby } from "./lobby.js";
+import { mountTable } from "./table.js";
+
+const root = document.getElementById("view");
+let cleanup = () => {};
+
+const ROUTES = [
+  [/^\/$/, () => mountHome(root, navigate)],
+  [/^\/lobby\/(\d+)$/, (id) => mountLobby(root, navigate, id)],
+  [/^\/join\/(\d+)(?:\/([^/]+))?$/, (id, code) => mountJoin(root, navigate, id, code)],
+  [/^\/table\/(\d+)$/, (id) => mountTable(root, Number(id))],
+  [/^\/watch\/(\d+)$/, (id) => mountTable(root, Number(id), { spectate: true })],
+  [/^\/matches$/, () => mountHistory(root)],
+  [/^\/matches\/(\d+)$/, (id) => mountMatch(root, navigate, Number(id))],
+];
+
+export function navigate(path, { replace = false, state = null } = {}) {
+  if (replace) history.replaceState(state, "", path);
+  else history.pushState(state, "", path);
+  route();
+}
+
+function route() {
+  cleanup();
+  cleanup = () => {};
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  document.body.dataset.page = path.split("/")[1] || "home";
+  for (const [pattern, mount] of ROUTES) {
+    const found = path.match(pattern);
+    if (found) {
+      cleanup = mount(...found.slice(1)) || (() => {});
+      window.scrollTo(0, 0);
+      return;
+    }
+  }
+  put(root, h("section.panel", h("h1", "Nothing here"), h("a.btn", { href: "/", "data-link": "" }, "Back to the lobby")));
+}
+
+function drawBadge() {
+  const badge = document.getElementById("account-badge");
+  const me = session.account;
+  put(badge, me && session.token ? h("span", icon("castle"), " ", me.name) : h("span.muted", "not signed in"));
+}
+
+document.addEventListener("click", (ev) => {
+  const link = ev.target.closest("a[data-link]");
+  if (!link || ev.ctrlKey || ev.metaKey || ev.shiftKey || link.target) return;
+  ev.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+window.addEventListener("rampart:account", drawBadge);
+drawBadge();
+route();

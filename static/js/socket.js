@@ -1,0 +1,93 @@
+// The match websocket: hello with last_version, resend-safe client_seq, pong, and reconnect.
+import { session } from "./api.js";
+
+/**
+ * MatchSocket(matchId, {spectate, onMessage, onStatus}): connects to /ws/matches/{id} and
+ * reconnects with backoff, resuming from the last version it applied. Messages are handed to
+ * onMessage in order; onStatus gets "connecting", "open", "closed" or "gone".
+ */
+export class MatchSocket {
+  constructor(matchId, { spectate = false, onMessage, onStatus }) {
+    this.matchId = matchId;
+    this.spectate = spectate;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.version = null;
+    this.seq = 0;
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.pending = [];
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${this.matchId}`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      this.attempt = 0;
+      ws.send(JSON.stringify({
+        type: "hello",
+        token: this.spectate ? null : session.token,
+        last_version: this.version,
+      }));
+      this.onStatus("open");
+      for (const text of this.pending.splice(0)) ws.send(text);
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message.type === "ping") {
+        ws.send(JSON.stringify({ type: "pong", nonce: message.nonce }));
+        return;
+      }
+      if (message.type === "welcome" || message.type === "patch") this.version = message.version;
+      this.onMessage(message);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      if (event.code === 4404) { this.onStatus("gone"); return; }
+      this.onStatus("closed");
+      if (this.closed) return;
+      const delay = Math.min(8000, 300 * 2 ** this.attempt) + Math.random() * 200;
+      this.attempt += 1;
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  // The server refuses a client_seq older than the seat's last one; a reload or a second
+  // device starts from the wall clock, so its numbers are always newer.
+  nextSeq() {
+    this.seq = Math.max(this.seq + 1, Date.now());
+    return this.seq;
+  }
+
+  send(message) {
+    const text = JSON.stringify(message);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else this.pending.push(text);
+  }
+
+  /** Send an engine action; returns its client_seq. */
+  act(action) {
+    const client_seq = this.nextSeq();
+    this.send({ type: "action", client_seq, action });
+    return client_seq;
+  }
+
+  /** A grab: ``ref`` is the last message drawn, ``dt`` ms from drawing it to the tap. */
+  grab(cell, ref, dt) {
+    const client_seq = this.nextSeq();
+    this.send({ type: "grab", client_seq, cell, ref, dt });
+    return client_seq;
+  }
+
+  chat(text) { this.send({ type: "chat", text }); }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}

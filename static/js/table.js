@@ -1,0 +1,234 @@
+// The live table shell: one match over its websocket (header, clocks, feed, errors, result,
+// reconnect, chat); the game's own drawing comes from its renderer in games/ (index.js).
+import { get } from "./api.js";
+import { add, clear, h, put, rememberFocus, restoreFocus, toast } from "./dom.js";
+import { describe } from "./errors.js";
+import { Chronicle } from "./feed.js";
+import { rendererFor } from "./games/index.js";
+import { resultEl } from "./result.js";
+import { MatchSocket } from "./socket.js";
+
+/**
+ * Renderer contract (static/js/games/<game>.js, default export):
+ *   { id, title, render(ctx), describeEvent(event, ctx) -> string | {text, kind} | null }
+ * and optionally
+ *   prompt(ctx) -> banner text; bannerClass(ctx) -> extra banner class;
+ *   update(ctx, message) before a render for a new state; onEvents(events, ctx) for a patch;
+ *   onMessage(message, ctx) for message types the shell does not know (true when handled);
+ *   onError(message, ctx); onKey(ev, ctx) (true when handled); tick(ctx) every 250 ms;
+ *   onResize(ctx); castleNames(view) for the result table.
+ * ctx: view, legal, seat (null: spectator), send(action), els {board, me, others, banner,
+ *   spotlight, actions}, names, toast(text, kind), ui (the renderer's own per-table state),
+ *   rerender(), flash(text, kind), matchNow(), clockFor(seat), deadlines, socket, message,
+ *   version, spectate.
+ */
+export function mountTable(root, matchId, { spectate = false } = {}) {
+  const t = {
+    matchId, spectate, seat: null, names: [], view: null, legal: [], version: 0,
+    status: "running", clockBase: { ms: 0, t: performance.now(), rate: 1 }, deadlines: {},
+    result: null, connection: "connecting", banner: null, ui: {}, renderer: null,
+  };
+  const els = {
+    head: h("header.table-head"),
+    actions: h("div.game-actions"),
+    banner: h("div.banner", { "aria-live": "polite" }),
+    others: h("div.opponents"),
+    board: h("div.board-wrap"),
+    spotlight: h("div.spotlight"),
+    feed: h("ol.feed", { "aria-live": "polite", "aria-label": "event feed" }),
+    me: h("div.me"),
+    overlay: h("div.overlay-slot"),
+  };
+  const chatInput = h("input", { type: "text", maxlength: 200, placeholder: "Say something…", "aria-label": "chat message" });
+  const chatForm = h("form.chat", { onsubmit: (ev) => {
+    ev.preventDefault();
+    if (chatInput.value.trim()) socket.chat(chatInput.value.trim());
+    chatInput.value = "";
+    chatInput.blur(); // hand the keys back to the table (Ambush! is called with A at once)
+  } }, chatInput);
+  const section = h("section.table", { "data-match": matchId },
+    els.head, els.banner,
+    h("div.table-main", els.others, h("div.board-area", els.board, els.spotlight), els.me),
+    h("aside.side", h("h2", "Chronicle"), els.feed, spectate ? null : chatForm),
+    els.overlay);
+  put(root, section);
+
+  const socket = new MatchSocket(matchId, {
+    spectate,
+    onMessage: (message) => receive(message),
+    onStatus: (status) => { t.connection = status; renderHead(); },
+  });
+  const chronicle = new Chronicle(els.feed, () => ({ names: t.names, seat: t.seat }));
+  // The game's renderer tells the feed lines; strings become plain turn lines.
+  chronicle.line = (event) => {
+    if (!t.renderer) return null;
+    const line = t.renderer.describeEvent(event, ctx());
+    if (!line) return null;
+    const item = typeof line === "string" ? { kind: "turn", text: line } : { ...line };
+    if (item.text) item.text = item.text[0].toUpperCase() + item.text.slice(1);
+    return item;
+  };
+  window.__rampart = t; // for tests and curious players: the client's own model
+  t.socket = socket;
+  socket.connect();
+
+  // ----- the renderer's context ----------------------------------------------------------
+  const matchNow = () => t.clockBase.ms + (performance.now() - t.clockBase.t) * t.clockBase.rate;
+  const clockFor = (seat) => {
+    const at = t.deadlines[String(seat)];
+    return at === undefined || (t.view && t.view.outcome) ? null : at - matchNow();
+  };
+  function ctx(message = null) {
+    return {
+      view: t.view, legal: t.legal, seat: t.seat, names: t.names, version: t.version,
+      send: (action) => socket.act(action), socket, els, ui: t.ui, toast, message,
+      rerender: render, flash, matchNow, clockFor, deadlines: t.deadlines, spectate,
+    };
+  }
+
+  // ----- messages ---------------------------------------------------------------------
+  function setClock(ms) {
+    if (typeof ms === "number") t.clockBase = { ms, t: performance.now(), rate: t.clockBase.rate };
+  }
+
+  function receive(message) {
+    switch (message.type) {
+      case "welcome":
+        t.welcomes = (t.welcomes || 0) + 1;
+        t.resumed = !!message.resumed;
+        t.seat = message.seat; t.names = message.names || []; t.status = message.status;
+        t.clockBase.rate = message.clock_rate || 1; setClock(message.at_ms);
+        applyState(message);
+        // A fresh page, or a gap too old to resume: tell the story so far from the log.
+        if (!message.resumed) chronicle.loadHistory(matchId, message.version, { anonymous: spectate });
+        break;
+      case "patch":
+        if (message.version <= t.version) return;
+        setClock(message.at_ms);
+        if (!t.renderer && message.view) t.renderer = rendererFor(message.view.game);
+        chronicle.addEvents(message.version, message.events);
+        if (t.renderer.onEvents) t.renderer.onEvents(message.events || [], ctx(message));
+        applyState(message);
+        break;
+      case "clock":
+        setClock(message.now_ms);
+        t.deadlines = message.deadlines || {};
+        tick();
+        break;
+      case "error":
+        toast(describe(message.code, message.message), "error");
+        if (t.renderer && t.renderer.onError) t.renderer.onError(message, ctx(message));
+        break;
+      case "chat":
+        chronicle.say({ kind: "chat", text: `${message.name}: ${message.text}` });
+        break;
+      default:
+        if (t.renderer && t.renderer.onMessage) t.renderer.onMessage(message, ctx(message));
+        break;
+    }
+  }
+
+  function applyState(message) {
+    t.version = message.version;
+    t.view = message.view;
+    t.legal = message.legal || [];
+    const renderer = rendererFor(t.view && t.view.game);
+    if (renderer !== t.renderer) { t.renderer = renderer; t.ui = {}; }
+    section.dataset.game = t.renderer.id;
+    if (t.view && t.view.outcome) t.status = "finished";
+    if (t.renderer.update) t.renderer.update(ctx(message), message);
+    render();
+    if (t.view.outcome && !t.result) loadResult();
+  }
+
+  async function loadResult() {
+    t.result = { loading: true };
+    try { t.result = await get(`/api/matches/${matchId}`); } catch { t.result = { failed: true }; }
+    renderOverlay();
+  }
+
+  function flash(text, kind) {
+    t.banner = { text, kind, until: performance.now() + 1800 };
+    renderBanner();
+  }
+
+  function resign() {
+    if (confirm("Resign this match? Your castle will be out.")) socket.act({ type: "resign" });
+  }
+
+  // ----- drawing -----------------------------------------------------------------------
+  function render() {
+    if (!t.view || !t.renderer) return;
+    const focus = rememberFocus(root);
+    clear(els.actions);
+    t.renderer.render(ctx());
+    renderHead();
+    renderBanner();
+    renderOverlay();
+    restoreFocus(root, focus);
+  }
+
+  function renderHead() {
+    const v = t.view;
+    const title = !t.renderer ? "Table" : t.renderer.id === "generic" && v ? v.game : t.renderer.title;
+    const conn = { open: "", connecting: "Connecting…", closed: "Connection lost — reconnecting…", gone: "This match does not exist." }[t.connection] || "";
+    const canResign = v && t.seat !== null && !v.outcome && t.legal.some((a) => a.type === "resign");
+    put(els.head,
+      h("div.head-title", h("h1", title), h("span.match-id", `match #${matchId}`),
+        t.seat === null ? h("span.tag.tag-watch", "spectating") : null,
+        h("span.version", { title: "version" }, `v${t.version}`)),
+      conn ? h("div.conn", { role: "status" }, conn) : null,
+      h("div.head-actions", els.actions,
+        canResign ? h("button#resign-button.btn.btn-quiet", { onclick: resign }, "Resign") : null),
+    );
+  }
+
+  function renderBanner() {
+    const b = t.banner && t.banner.until > performance.now() ? t.banner : null;
+    const r = t.renderer;
+    const extra = r && r.bannerClass && t.view ? r.bannerClass(ctx()) : "";
+    els.banner.className = `banner${b ? ` banner-flash banner-${b.kind}` : ""}${extra ? ` ${extra}` : ""}`;
+    const text = !t.view ? "" : b ? b.text : t.view.outcome ? "The game is over."
+      : r && r.prompt ? r.prompt(ctx()) : "";
+    els.banner.textContent = text;
+  }
+
+  function renderOverlay() {
+    clear(els.overlay);
+    const v = t.view;
+    if (!v || !v.outcome) return;
+    const fallback = t.renderer && t.renderer.castleNames ? t.renderer.castleNames(v) : [];
+    const names = t.names.length ? t.names : fallback;
+    const record = t.result && t.result.seats ? t.result : null;
+    add(els.overlay, resultEl({ view: v, names, seat: t.seat, record, matchId }));
+  }
+
+  function tick() {
+    if (!t.view || !t.renderer) return;
+    renderBanner();
+    if (t.renderer.tick) {
+      const focus = rememberFocus(root);
+      t.renderer.tick(ctx());
+      restoreFocus(root, focus);
+    }
+  }
+
+  // ----- keyboard and timers ------------------------------------------------------------
+  function onKey(ev) {
+    if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (t.view && t.renderer && t.renderer.onKey) t.renderer.onKey(ev, ctx());
+  }
+  document.addEventListener("keydown", onKey);
+  const ticker = setInterval(tick, 250);
+  const onResize = () => { if (t.renderer && t.renderer.onResize) t.renderer.onResize(ctx()); };
+  window.addEventListener("resize", onResize);
+
+  return () => {
+    socket.close();
+    clearInterval(ticker);
+    document.removeEventListener("keydown", onKey);
+    window.removeEventListener("resize", onResize);
+    if (window.__rampart === t) delete window.__rampart;
+  };
+}

@@ -1,0 +1,68 @@
+"""``mount_static``: the client's files under /static and index.html at client routes."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import re
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+
+from app.web import STATIC_DIR, mount_static
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT_PATHS = ("/", "/table/12", "/watch/3", "/lobby/4", "/join/4/abc", "/matches", "/matches/9")
+
+
+def fetch(*paths: str) -> dict[str, httpx.Response]:
+    """GET each path from an app with only the client mounted. Runs on a thread of its own:
+    the e2e browser fixture keeps an event loop running on the main thread."""
+    app = FastAPI()
+    mount_static(app)
+
+    async def run() -> dict[str, httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as web:
+            return {path: await web.get(path) for path in paths}
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
+
+
+def test_client_routes_answer_the_page() -> None:
+    for path, reply in fetch(*CLIENT_PATHS).items():
+        assert reply.status_code == 200, path
+        assert reply.headers["content-type"].startswith("text/html")
+        assert '<script type="module" src="/static/js/main.js">' in reply.text
+
+
+def test_modules_are_served_as_javascript() -> None:
+    replies = fetch("/static/js/main.js", "/static/js/missing.js")
+    assert replies["/static/js/main.js"].status_code == 200
+    assert "javascript" in replies["/static/js/main.js"].headers["content-type"]
+    assert replies["/static/js/missing.js"].status_code == 404
+
+
+def test_client_uses_no_external_assets() -> None:
+    """No CDN, font or image from elsewhere: every file under static/ stands alone."""
+    for path in STATIC_DIR.rglob("*"):
+        if path.is_file():
+            text = path.read_text().replace("http://www.w3.org/2000/svg", "")
+            assert "http://" not in text and "https://" not in text, path
+            assert "@import" not in text and "url(http" not in text, path
+
+
+def test_card_data_matches_the_engine() -> None:
+    """static/js/cards.js repeats the house deck for drawing: names and damage must agree."""
+    source = (STATIC_DIR / "js" / "cards.js").read_text()
+    drawn = {
+        card_id: (name, int(damage))
+        for card_id, name, damage in re.findall(
+            r'^\s+(\w+): \{ name: "([^"]+)", damage: (\d+)', source, flags=re.M
+        )
+    }
+    deck = json.loads((ROOT / "engines" / "ambush" / "cards.json").read_text())["cards"]
+    assert drawn == {card["id"]: (card["name"], card["damage"]) for card in deck}
