@@ -14,8 +14,8 @@ import { MatchSocket } from "./socket.js";
  * and optionally
  *   prompt(ctx) -> banner text; bannerClass(ctx) -> extra banner class;
  *   update(ctx, message) before a render for a new state; onEvents(events, ctx) for a patch;
- *   onMessage(message, ctx) for message types the shell does not know (true when handled);
- *   onError(message, ctx); onKey(ev, ctx) (true when handled); tick(ctx) every 250 ms;
+ *   onMessage(message, ctx) for message types the shell does not know;
+ *   onError(message, ctx); onKey(ev, ctx) (inputs and modifier keys are filtered out); tick(ctx) every 250 ms;
  *   onResize(ctx); castleNames(view) for the result table.
  * ctx: view, legal, seat (null: spectator), send(action), els {board, me, others, banner,
  *   spotlight, actions}, names, toast(text, kind), ui (the renderer's own per-table state),
@@ -107,7 +107,7 @@ export function mountTable(root, matchId, { spectate = false } = {}) {
         setClock(message.at_ms);
         if (!t.renderer && message.view) t.renderer = rendererFor(message.view.game);
         chronicle.addEvents(message.version, message.events);
-        if (t.renderer.onEvents) t.renderer.onEvents(message.events || [], ctx(message));
+        if (t.renderer && t.renderer.onEvents) t.renderer.onEvents(message.events || [], ctx(message));
         applyState(message);
         break;
       case "clock":
