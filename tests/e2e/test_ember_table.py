@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.e2e
-
+ROOT = Path(__file__).resolve().parents[2]
 # One deck per seat, top first: 4 arcane cards, the 5-card hand, then the deck.
 ALICE = [
     *["seductress", "ember_shard", "ember_shard", "ember_shard"],
@@ -67,6 +66,25 @@ def sit_down(page: Any, name: str) -> None:
     page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
 
 
+def test_client_card_data_matches_the_engine() -> None:
+    """The client's copy of the card data (names, modes, stones, play symbols, texts) is the
+    engine's cards.json, so a card reads the same on the table as in the rules."""
+    data = json.loads((ROOT / "engines/ember/cards.json").read_text())
+    source = (ROOT / "static/js/games/ember/cards.js").read_text()
+    client = {
+        match[1]: json.loads(match[2])
+        for match in re.finditer(r'^  (\w+): (\{".*\}),$', source, flags=re.MULTILINE)
+    }
+    for card in data["cards"]:
+        shown = client[card["id"]]
+        for key in ("name", "mode", "stones", "play", "text"):
+            assert shown[key] == card[key], (card["id"], key)
+        assert shown.get("response") == card.get("response"), card["id"]
+    for hero in data["heroes"]:
+        assert client[hero["id"]] == {k: hero[k] for k in ("name", "color", "strategy")}
+
+
+@pytest.mark.e2e
 def test_two_players_play_an_ember_match(browser: Any, server_url: str, artifacts: Path) -> None:
     alice_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     bram_ctx = browser.new_context(viewport={"width": 1200, "height": 1000})
@@ -212,6 +230,11 @@ def test_two_players_play_an_ember_match(browser: Any, server_url: str, artifact
     assert watcher.inner_text(".em-scoring tr[data-seat='0'] .em-final-stones") == "4"
     assert watcher.inner_text(".em-scoring tr[data-seat='1'] .em-final-stones") == "0"
     assert "hand" not in watcher.evaluate("() => window.__rampart.view")
+    # A reloaded page learns the final scores from the match history.
+    watcher.reload()
+    watcher.wait_for_selector(
+        ".em-scoring tr[data-seat='0'] .em-final-stones:has-text('4')", timeout=TIMEOUT
+    )
     alice.click(".result button:has-text('Look at the table')")
     alice.screenshot(path=str(artifacts / "ember-result.png"), full_page=True)
 

@@ -1,7 +1,7 @@
 // Ember table pieces: a player's area (mode card, emberscape, piles), the phase track, the
 // stack, the hero choice and the final scoring. Pure builders: ember.js passes the marks.
 import { h, svg } from "../../dom.js";
-import { CARDS, HEROES, MODES, cardFaceSvg, cardName, cardSummary, heroColor, heroName, modeIconSvg } from "./cards.js";
+import { HEROES, MODES, cardFaceSvg, cardName, cardSummary, heroColor, heroName, modeIconSvg } from "./cards.js";
 
 export const SCAPE_SIZE = 5;
 export const HAND_LIMIT = 9;
@@ -18,8 +18,6 @@ export const PHASES = [
  * choice, selectable, selected, peek (owner sees a face-down card), onClick, small}.
  */
 export function cardEl(card, marks = {}) {
-  const hidden = !card.card || (card.face_down && !marks.peek);
-  const id = hidden && !marks.peek ? null : card.card;
   const cls = ["em-card",
     marks.small ? "em-small" : "", card.face_down ? "em-facedown" : "",
     marks.target ? "em-target" : "", marks.choice ? "em-choice" : "",
@@ -27,7 +25,8 @@ export function cardEl(card, marks = {}) {
     marks.fresh ? "em-fresh" : ""].filter(Boolean).join(".");
   const title = card.face_down ? (marks.peek && card.card ? `Face down (only you know): ${cardSummary(card.card)}` : "A face-down card: opponents cannot touch it.") : cardSummary(card.card);
   const attrs = { "data-uid": card.uid, "data-card": card.face_down && !marks.peek ? "hidden" : card.card || "hidden", title };
-  const art = svg(card.face_down && !marks.peek ? cardFaceSvg(null) : cardFaceSvg(id));
+  // A face-down card shows its back even to its owner, who reads its name on a label.
+  const art = svg(cardFaceSvg(card.face_down ? null : card.card));
   const body = [art, card.face_down && marks.peek ? h("span.em-peek", cardName(card.card)) : null];
   if (marks.onClick) return h(`button.${cls}`, { ...attrs, type: "button", onclick: () => marks.onClick(card) }, body);
   return h(`div.${cls}`, attrs, body);
@@ -41,7 +40,7 @@ function backs(count, label, cls = "") {
     h("span.em-pile-label", label, h("b", String(count))));
 }
 
-/** A player's area. opts: {me, names, view, marks(card, zone) -> marks, onSeat, seatTarget, stage, clock} */
+/** A player's area. opts: {me, names, view, marks(card, zone) -> marks, onSeat, seatTarget, stage} */
 export function areaEl(player, opts) {
   const v = opts.view;
   const acting = (v.to_act || []).includes(player.seat) && !v.outcome;
@@ -150,16 +149,15 @@ export function scoringEl(v, names, scores, mySeat) {
   const o = v.outcome;
   const place = {};
   o.placings.forEach((group, i) => group.forEach((s) => { place[s] = i + 1; }));
-  const rows = v.players.map((p) => {
+  const rows = v.players.slice().sort((a, b) => place[a.seat] - place[b.seat]).map((p) => {
     const stones = scores ? scores[p.seat] : p.seat === mySeat ? p.stones : null;
     return h(`tr${p.seat === mySeat ? ".mine" : ""}`, { "data-seat": p.seat },
       h("td", `${place[p.seat]}.`), h("td", names[p.seat]), h("td", heroName(p.hero)),
       h("td", String(p.collection)), h("td.em-final-stones", stones === null || stones === undefined ? "?" : String(stones)));
-  }).sort((a, b) => Number(a.firstChild.textContent.slice(0, -1)) - Number(b.firstChild.textContent.slice(0, -1)));
+  });
   return h("div.em-scoring", h("h2", "Final scoring"),
     h("table.em-score-table",
       h("thead", h("tr", h("th", "#"), h("th", "Player"), h("th", "Hero"), h("th", "Collected"), h("th", "Stones"))),
       h("tbody", rows)));
 }
 
-export { CARDS };

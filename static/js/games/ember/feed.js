@@ -115,7 +115,11 @@ export function describeEvent(event, ctx) {
     case "resigned":
       return { kind: "bad", text: `${who(event.seat)} resigned.` };
     case "game_over": {
-      if (event.scores) ui.emberScores = event.scores;
+      // A reloaded page learns the scores from the history, after its first drawing.
+      if (event.scores && !ui.emberScores) {
+        ui.emberScores = event.scores;
+        if (ctx && ctx.rerender) setTimeout(ctx.rerender, 0);
+      }
       const scores = (event.scores || []).map((n, s) => `${nameOf(s)} ${n}`).join(", ");
       return { kind: "result", text: `The game is over (${REASONS[event.reason] || event.reason}). Ember stones: ${scores}.` };
     }
