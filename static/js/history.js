@@ -1,9 +1,9 @@
 // Match history: the filtered list, one match with its result and ledger, and a replay that
-// steps and scrubs version by version (GET /api/matches/{id}/state?version=N).
+// steps and scrubs version by version (GET /api/matches/{id}/state?version=N), drawn by each
+// game's own renderer in read-only mode (replay.js).
 import { ApiError, get, session } from "./api.js";
-import { battlefieldEl, dialEl, fitGrid, handEl } from "./board.js";
-import { add, clear, h, put, signed, toast, when } from "./dom.js";
-import { describeEvent } from "./feed.js";
+import { clear, h, put, signed, toast, when } from "./dom.js";
+import { createReplay } from "./replay.js";
 
 const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
 const seatName = (match, seat) => ((match.seats || []).find((s) => s.seat === seat) || {}).name || `Seat ${seat + 1}`;
@@ -88,6 +88,7 @@ export function mountMatch(root, navigate, matchId) {
   let version = 0;
   let playing = null;
   let request = 0;
+  let replay = null;
   const cache = new Map();
 
   const controls = h("div.replay-controls",
@@ -154,32 +155,8 @@ export function mountMatch(root, navigate, matchId) {
   }
 
   function drawState(data) {
-    const view = data.view;
-    const names = match.seats.map((s) => s.name);
-    clear(stage);
-    if (view.game === "ambush") {
-      const dials = h("div.opponents", view.castles.map((c) => dialEl(c, { view, names, mySeat: data.seat })));
-      const wrap = h("div.board-wrap");
-      const grid = battlefieldEl(view, { showFree: false });
-      wrap.append(grid);
-      add(stage, dials, h("div.phase-line", `Phase: ${view.phase}${view.phase === "turn" ? `, ${names[view.turn]} to ${view.step}` : ""}`), wrap,
-        view.hand ? handEl(view.hand) : null);
-      requestAnimationFrame(() => fitGrid(grid));
-    } else {
-      stage.append(h("pre.generic-view", JSON.stringify(view, null, 2)));
-    }
-    clear(feed);
-    const line = log.find((entry) => entry.version === version);
-    if (line) {
-      const who = line.seat === null || line.seat === undefined ? line.cause : names[line.seat];
-      feed.append(h("li.feed-turn", `v${version}: ${who}${line.action ? ` — ${line.action.type}` : ""}`));
-      for (const event of line.events || []) {
-        const item = describeEvent(event, names, data.seat);
-        if (item) feed.append(h(`li.feed-${item.kind}`, item.text));
-      }
-    } else if (version === 0) {
-      feed.append(h("li.feed-turn", "The cards are dealt."));
-    }
+    if (!replay) replay = createReplay(stage, feed, { match, log });
+    replay.draw(version, data);
   }
 
   (async () => {
@@ -195,5 +172,9 @@ export function mountMatch(root, navigate, matchId) {
     } catch { log = []; }
     go(match.status === "running" ? 0 : match.version);
   })();
-  return () => { if (playing) clearInterval(playing); document.removeEventListener("keydown", onKey); };
+  return () => {
+    if (playing) clearInterval(playing);
+    if (replay) replay.dispose();
+    document.removeEventListener("keydown", onKey);
+  };
 }
