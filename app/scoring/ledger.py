@@ -7,6 +7,7 @@ resignation, by the damage gap ``d(loser) - d(winner)``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from fractions import Fraction
 
@@ -18,8 +19,10 @@ DAMAGE_POINTS = 50
 
 
 def damage_points(outcome: Outcome, seat: int) -> int:
-    """``d(s) = round(50 * damage(s))``."""
-    return round(DAMAGE_POINTS * outcome.seats[seat].damage)
+    """``d(s) = round(50 * damage(s))``, halves rounded up as a player would (12.5 -> 13),
+    not to even as Python's ``round`` does."""
+    exact = Fraction(outcome.seats[seat].damage).limit_denominator(10**6) * DAMAGE_POINTS
+    return math.floor(exact + Fraction(1, 2))
 
 
 def duel_amount(outcome: Outcome, winner: int, loser: int, forfeited: Collection[int] = ()) -> int:

@@ -78,3 +78,17 @@ def test_ledger_is_always_zero_sum(
     assert set(changes) == set(order)
     if len(placings) == 1:
         assert all(change == 0 for change in changes.values())
+
+
+def test_damage_points_round_halves_up() -> None:
+    """d = round(50 * damage): 0.25 -> 12.5 -> 13 and 0.75 -> 37.5 -> 38, both up."""
+    from app.scoring.ledger import damage_points
+    from engines.base import Outcome, SeatResult
+
+    outcome = Outcome(
+        [[0], [1]],
+        {0: SeatResult(False, False, 0.25), 1: SeatResult(True, False, 0.75)},
+        "castle_destroyed",
+    )
+    assert damage_points(outcome, 0) == 13
+    assert damage_points(outcome, 1) == 38
