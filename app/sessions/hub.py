@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -50,6 +51,8 @@ class Hub:
         self._finished_order: list[int] = []
         self._stopping = False
         self._reloads: set[asyncio.Future[GameSession]] = set()
+        # Called with the match id once a match's result is written (ladders, tournaments).
+        self.finish_listeners: list[Callable[[int], None]] = []
 
     async def start(self) -> None:
         """Rebuild every unfinished match by replaying its log, and start its task."""
@@ -123,6 +126,11 @@ class Hub:
 
     def _on_finish(self, match_id: int) -> None:
         self._remember_finished(match_id)
+        for listener in self.finish_listeners:
+            try:
+                listener(match_id)
+            except Exception:
+                log.exception("finish listener failed for match %s", match_id)
 
     def _remember_finished(self, match_id: int) -> None:
         self._finished_order.append(match_id)

@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from app.realtime.arbiter import Arbiter, Claim, Decision
+from app.realtime.arbiter import Arbiter
+from app.realtime.claims import Claim, Decision
 from app.realtime.links import LOCAL, LinkStats
 from app.sessions import wire
 from app.sessions.bots import BotSeat
