@@ -15,6 +15,7 @@ import sqlite3
 from typing import Any
 
 from sqlalchemy import Connection, insert
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import create_sqlite_sync_engine, json_text
@@ -56,6 +57,14 @@ def sqlite_params(row: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(values)
 
 
+# How long a batch written off the loop waits for another connection's write lock.
+SQLITE_WAIT_MS = 5000
+
+
+def _locked_elsewhere(error: OperationalError) -> bool:
+    return "database is locked" in str(error.orig) or "database is busy" in str(error.orig)
+
+
 class ActionLogWriter:
     """Appends rows in batches; ``append`` returns once the row is committed (or raises).
 
@@ -68,6 +77,7 @@ class ActionLogWriter:
         self.engine = engine
         self._sync = create_sqlite_sync_engine(engine) if engine.dialect.name == "sqlite" else None
         self._sync_connection: Connection | None = None
+        self._busy_timeout_ms: int | None = None
         self.max_batch = max_batch
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
@@ -135,7 +145,7 @@ class ActionLogWriter:
                 del self._pending[: self.max_batch]
                 await self._write(batch)
 
-    def _write_sqlite(self, rows: list[dict[str, Any]]) -> None:
+    def _write_sqlite(self, rows: list[dict[str, Any]], *, wait_ms: int) -> None:
         # One connection for the writer's whole life: no pool checkout per batch.
         assert self._sync is not None
         if self._sync_connection is None:
@@ -144,6 +154,9 @@ class ActionLogWriter:
             # some commit on the event loop; ``_checkpoints`` runs them on a thread instead.
             self._sync_connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
         connection = self._sync_connection
+        if self._busy_timeout_ms != wait_ms:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(wait_ms)}")
+            self._busy_timeout_ms = wait_ms
         try:
             connection.exec_driver_sql(SQLITE_INSERT, [sqlite_params(row) for row in rows])
             connection.commit()
@@ -157,7 +170,16 @@ class ActionLogWriter:
             if self._sync is not None:
                 # The statement is fixed: hand it to the driver directly and skip SQLAlchemy's
                 # per-call compile and type processing, the largest cost of an append.
-                self._write_sqlite(rows)
+                try:
+                    self._write_sqlite(rows, wait_ms=0)
+                except OperationalError as busy:
+                    if not _locked_elsewhere(busy):
+                        raise
+                    # Another connection holds the write lock, perhaps an aiosqlite transaction
+                    # waiting for this very loop to run its next statement: waiting for the
+                    # lock here would freeze the loop until the busy timeout (a deadlock that
+                    # fails this batch). Wait on a thread instead; the loop keeps running.
+                    await asyncio.to_thread(self._write_sqlite, rows, wait_ms=SQLITE_WAIT_MS)
             else:
                 async with self.engine.begin() as connection:
                     await connection.execute(insert(MatchAction), rows)

@@ -1,4 +1,4 @@
-"""ORM models: accounts, lobbies, matches, match seats and the match action log."""
+"""ORM models: accounts, lobbies, matches, match seats, the action log, tournaments, ladders."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -134,4 +136,138 @@ class MatchAction(Base):
     cause: Mapped[str] = mapped_column(String(16))
     events: Mapped[list[Any]] = mapped_column(JSON)
     arbitration: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# ----- tournaments and ladders (issue 9) -----------------------------------------------------
+
+
+class Tournament(Base):
+    """An organiser's tournament: the spec (game, format, rounds, time control, options) and
+    where it stands (draft, registration, running, finished)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    format: Mapped[str] = mapped_column(String(24))
+    table_size: Mapped[int] = mapped_column(Integer, default=2)
+    # The organiser's number (None: the format decides); ``planned_rounds`` is fixed at start.
+    rounds: Mapped[int | None] = mapped_column(Integer)
+    planned_rounds: Mapped[int | None] = mapped_column(Integer)
+    late_join_until: Mapped[int | None] = mapped_column(Integer)
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    status: Mapped[str] = mapped_column(String(16), default="draft", index=True)
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentEntry(Base):
+    """One entrant: an account or a server-side bot, its seed, and whether it still plays."""
+
+    __tablename__ = "tournament_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(60))
+    # Seed order (0 best) is fixed at the start from skill; late joiners come after.
+    seed: Mapped[int | None] = mapped_column(Integer)
+    skill: Mapped[float | None] = mapped_column(Float)
+    joined_round: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    withdrawn_round: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentRound(Base):
+    """A paired round; its byes are entry ids."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="running")
+    byes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+
+class Pairing(Base):
+    """One table of a round: entries in seat order, its match, and (once over) the result in
+    entry ids with each entry's ledger change."""
+
+    __tablename__ = "pairings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    table_no: Mapped[int] = mapped_column(Integer)
+    entries: Mapped[list[Any]] = mapped_column(JSON)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    placings: Mapped[list[Any] | None] = mapped_column(JSON)
+    changes: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    forfeited: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+class Ladder(Base):
+    """A rating ladder: one per game (``kind`` game, moved by every rated match of it) or a
+    custom one an organiser creates (moved by rated matches whose players all joined it)."""
+
+    __tablename__ = "ladders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(16), default="game")
+    organiser_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LadderEntry(Base):
+    """A player's (or a bot kind's) place on a ladder: the 1500-point ledger and the skill
+    ratings (``ratings``: system -> SkillRating JSON)."""
+
+    __tablename__ = "ladder_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ladder_id: Mapped[int] = mapped_column(ForeignKey("ladders.id"), index=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    bot: Mapped[str | None] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(60))
+    points: Mapped[int] = mapped_column(Integer, default=1500)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    ratings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingEvent(Base):
+    """What one rated match did to one ladder entry: ledger and skill, before and after."""
+
+    __tablename__ = "rating_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ladder_id: Mapped[int] = mapped_column(ForeignKey("ladders.id"), index=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("ladder_entries.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    tournament_id: Mapped[int | None] = mapped_column(Integer)
+    system: Mapped[str] = mapped_column(String(16))
+    points_before: Mapped[int] = mapped_column(Integer)
+    points_change: Mapped[int] = mapped_column(Integer)
+    rating_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rating_after: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

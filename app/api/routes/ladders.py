@@ -1,0 +1,77 @@
+"""Ladder REST: ladders (one per game, and custom ones), leaderboards with the 1500-point ledger
+and skill ratings, and joining a custom ladder."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import Field
+
+from app.api.deps import CurrentPlayer, SessionDep
+from app.api.schemas import Body
+from app.tournaments import ladders as ladder_store
+from app.tournaments.ladders import LadderService, entry_json, ladder_json
+
+router = APIRouter(prefix="/api/ladders", tags=["ladders"])
+
+
+def get_ladders(request: Request) -> LadderService:
+    service: LadderService = request.app.state.ladders
+    return service
+
+
+LaddersDep = Annotated[LadderService, Depends(get_ladders)]
+
+
+class NewLadder(Body):
+    game: str
+    name: str = Field(min_length=1, max_length=80)
+
+
+@router.get("")
+async def list_ladders(
+    db: SessionDep, ladders: LaddersDep, game: str | None = None
+) -> list[dict[str, Any]]:
+    """Every game's ladder (created on first look) and the custom ones."""
+    await ladders.writer.run(ladder_store.ensure_game_ladders)
+    return [ladder_json(lad) for lad in await db.run_sync(partial(ladder_store.listing, game=game))]
+
+
+@router.post("", status_code=201)
+async def create_ladder(
+    body: NewLadder, player: CurrentPlayer, db: SessionDep, ladders: LaddersDep
+) -> dict[str, Any]:
+    """A custom ladder; rated matches move it when every player at the table has joined it."""
+    work = partial(
+        ladder_store.create_ladder, organiser_id=player.id, game=body.game, name=body.name
+    )
+    return ladder_json(await ladders.writer.run(work))
+
+
+@router.get("/{ladder_id}")
+async def get_ladder(ladder_id: int, db: SessionDep) -> dict[str, Any]:
+    return ladder_json(await db.run_sync(partial(ladder_store.get, ladder_id=ladder_id)))
+
+
+@router.get("/{ladder_id}/entries")
+async def leaderboard(
+    ladder_id: int,
+    db: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[dict[str, Any]]:
+    """The leaderboard: the 1500-point ledger first, the skill ratings beside it."""
+    work = partial(ladder_store.leaderboard, ladder_id=ladder_id, limit=limit, offset=offset)
+    entries = await db.run_sync(work)
+    return [entry_json(e, offset + i + 1) for i, e in enumerate(entries)]
+
+
+@router.post("/{ladder_id}/join", status_code=201)
+async def join_ladder(ladder_id: int, player: CurrentPlayer, ladders: LaddersDep) -> dict[str, Any]:
+    """Join a custom ladder at 1500 points."""
+    work = partial(
+        ladder_store.join_ladder, ladder_id=ladder_id, account_id=player.id, name=player.name
+    )
+    return entry_json(await ladders.writer.run(work))

@@ -1,0 +1,94 @@
+"""Player REST: a profile with recent matches, ladder entries (ledger and ratings) and
+tournaments, and the player's rating history."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.deps import SessionDep
+from app.db.models import Account
+from app.db.repositories import MatchFilter, MatchRepository
+from app.errors import NotFound
+from app.tournaments import ladders as ladder_store
+from app.tournaments import store
+from app.tournaments.ladders import entry_json, ladder_json
+from app.tournaments.store import tournament_json
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+@router.get("/{account_id}")
+async def profile(account_id: int, db: SessionDep) -> dict[str, Any]:
+    """A player's profile: recent matches, ladder entries (ledger and ratings), tournaments."""
+    account = await db.get(Account, account_id)
+    if account is None:
+        raise NotFound("player/not_found", f"no player {account_id}")
+    total, matches = await MatchRepository(db).search(MatchFilter(player=account_id, limit=20))
+    seats = await MatchRepository(db).seats_of([m.id for m in matches])
+    recent = []
+    for match in matches:
+        mine = [s for s in seats.get(match.id, []) if s.account_id == account_id]
+        recent.append(
+            {
+                "id": match.id,
+                "game": match.game,
+                "status": match.status,
+                "rated": match.rated,
+                "started_at": match.started_at.isoformat(),
+                "seat": mine[0].seat if mine else None,
+                "ledger_delta": mine[0].ledger_delta if mine else None,
+                "opponents": [
+                    s.name for s in seats.get(match.id, []) if s.account_id != account_id
+                ],
+            }
+        )
+    ladders = [
+        {**entry_json(entry), "ladder": ladder_json(ladder)}
+        for ladder, entry in await db.run_sync(
+            partial(ladder_store.entries_of, account_id=account_id)
+        )
+    ]
+    tournaments = [
+        {**tournament_json(t), "entry_status": e.status}
+        for t, e in await db.run_sync(partial(store.entries_of, account_id=account_id))
+    ]
+    return {
+        "id": account.id,
+        "name": account.name,
+        "guest": account.is_guest,
+        "matches_total": total,
+        "matches": recent,
+        "ladders": ladders,
+        "tournaments": tournaments,
+    }
+
+
+@router.get("/{account_id}/ratings")
+async def rating_history(
+    account_id: int, db: SessionDep, game: str | None = None
+) -> list[dict[str, Any]]:
+    """Every rating event of the player, oldest first: ledger and skill before and after."""
+    if await db.get(Account, account_id) is None:
+        raise NotFound("player/not_found", f"no player {account_id}")
+    return [
+        {
+            "ladder_id": ladder.id,
+            "ladder": ladder.name,
+            "game": ladder.game,
+            "match_id": event.match_id,
+            "tournament_id": event.tournament_id,
+            "system": event.system,
+            "points_before": event.points_before,
+            "points_change": event.points_change,
+            "points_after": event.points_before + event.points_change,
+            "rating_before": event.rating_before,
+            "rating_after": event.rating_after,
+            "at": event.created_at.isoformat(),
+        }
+        for ladder, event in await db.run_sync(
+            partial(ladder_store.history, account_id=account_id, game=game)
+        )
+    ]

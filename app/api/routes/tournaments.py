@@ -1,0 +1,136 @@
+"""Tournament REST: create, list, show, open, register, bots, withdraw, start, rounds, pairings,
+standings."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import Field
+
+from app.api.deps import CurrentPlayer, SessionDep
+from app.api.schemas import Body, TimeControlIn
+from app.errors import NotFound
+from app.tournaments import store
+from app.tournaments.service import TournamentService
+from app.tournaments.store import entry_json, tournament_json
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+def get_tournaments(request: Request) -> TournamentService:
+    service: TournamentService = request.app.state.tournaments
+    return service
+
+
+TournamentsDep = Annotated[TournamentService, Depends(get_tournaments)]
+
+
+class NewTournament(Body):
+    name: str | None = Field(default=None, max_length=80)
+    game: str
+    format: Literal["round_robin", "swiss", "single_elimination"]
+    table_size: int = Field(default=2, ge=2, le=4)
+    rounds: int | None = Field(default=None, ge=1, le=64)
+    late_join_until: int | None = Field(default=None, ge=0, le=64)
+    time_control: TimeControlIn = Field(default_factory=TimeControlIn)
+    options: dict[str, Any] = Field(default_factory=dict)
+    rated: bool = True
+
+
+class AddBots(Body):
+    kind: Literal["heuristic", "random"] = "heuristic"
+    count: int = Field(default=1, ge=1, le=64)
+
+
+class Withdraw(Body):
+    entry_id: int | None = None
+
+
+async def shown(db: SessionDep, tid: int) -> dict[str, Any]:
+    return await db.run_sync(partial(store.show, tournament_id=tid))
+
+
+@router.post("", status_code=201)
+async def create_tournament(
+    body: NewTournament, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+) -> dict[str, Any]:
+    """A draft tournament; the caller organises it."""
+    fields = body.model_dump()
+    fields["time_control"] = body.time_control.model_dump(exclude_none=True)
+    return await shown(db, await service.create(player, fields))
+
+
+@router.get("")
+async def list_tournaments(
+    db: SessionDep, status: str | None = None, game: str | None = None
+) -> list[dict[str, Any]]:
+    rows = await db.run_sync(partial(store.search, status=status, game=game))
+    return [tournament_json(t, players) for t, players in rows]
+
+
+@router.get("/{tid}")
+async def get_tournament(tid: int, db: SessionDep) -> dict[str, Any]:
+    return await shown(db, tid)
+
+
+@router.post("/{tid}/open")
+async def open_registration(
+    tid: int, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+) -> dict[str, Any]:
+    await service.open(player, tid)
+    return await shown(db, tid)
+
+
+@router.post("/{tid}/register", status_code=201)
+async def register(tid: int, player: CurrentPlayer, service: TournamentsDep) -> dict[str, Any]:
+    return entry_json(await service.register(player, tid))
+
+
+@router.post("/{tid}/bots", status_code=201)
+async def add_bots(
+    tid: int, body: AddBots, player: CurrentPlayer, service: TournamentsDep
+) -> list[dict[str, Any]]:
+    """The organiser enters server-side bots."""
+    return [entry_json(e) for e in await service.add_bots(player, tid, body.kind, body.count)]
+
+
+@router.post("/{tid}/withdraw")
+async def withdraw(
+    tid: int, body: Withdraw, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+) -> dict[str, Any]:
+    """Withdraw yourself (or, as organiser, ``entry_id``)."""
+    await service.withdraw(player, tid, body.entry_id)
+    return await shown(db, tid)
+
+
+@router.post("/{tid}/start")
+async def start(
+    tid: int, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+) -> dict[str, Any]:
+    """Seed by skill and pair round 1 (its tables open at once)."""
+    await service.start(player, tid)
+    return await shown(db, tid)
+
+
+@router.get("/{tid}/rounds")
+async def rounds(tid: int, db: SessionDep) -> list[dict[str, Any]]:
+    """Every round with its tables (pairings), byes and results."""
+    return await db.run_sync(partial(store.rounds_json, tournament_id=tid))
+
+
+@router.get("/{tid}/rounds/{number}/pairings")
+async def pairings(tid: int, number: int, db: SessionDep) -> list[dict[str, Any]]:
+    for round_info in await rounds(tid, db):
+        if round_info["number"] == number:
+            tables: list[dict[str, Any]] = round_info["pairings"]
+            return tables
+    raise NotFound("tournament/no_round", f"no round {number}")
+
+
+@router.get("/{tid}/standings")
+async def standings(tid: int, db: SessionDep) -> list[dict[str, Any]]:
+    """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head."""
+    await db.run_sync(partial(store.get, tournament_id=tid))
+    return await db.run_sync(partial(store.standings, tournament_id=tid))

@@ -1,0 +1,1 @@
+"""Tournaments: formats and pairing (pure), standings, and the scheduling service."""

@@ -1,0 +1,328 @@
+"""Ladders: every rated match moves its game's ladder (and custom ladders its players joined):
+the 1500-point ledger and the skill rating, with one rating event per player and ladder.
+
+A ladder entry belongs to an account, or to a bot kind ("heuristic bot") so that matches
+against server bots stay zero-sum on the ledger. Applying a match is idempotent: a ladder that
+already has rating events for the match is skipped, so start-up can safely catch up.
+Queries are synchronous functions of a ``Session`` (async callers use ``run_sync``); writes
+go through ``writes.Writer``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from functools import partial
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import (
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    Pairing,
+    RatingEvent,
+    utcnow,
+)
+from app.errors import AppError, Conflict, Forbidden, NotFound
+from app.games import playable
+from app.scoring.ratings import SkillRating, System, rate_match, system_for
+from app.tournaments.writes import Writer
+from engines.base import Outcome
+
+log = logging.getLogger(__name__)
+
+
+def ladder_json(ladder: Ladder) -> dict[str, Any]:
+    return {
+        "id": ladder.id,
+        "game": ladder.game,
+        "name": ladder.name,
+        "kind": ladder.kind,
+        "organiser_id": ladder.organiser_id,
+    }
+
+
+def entry_json(entry: LadderEntry, rank: int | None = None) -> dict[str, Any]:
+    ratings = {
+        system: SkillRating.from_json(data).to_json() for system, data in entry.ratings.items()
+    }
+    return {
+        "id": entry.id,
+        "ladder_id": entry.ladder_id,
+        "rank": rank,
+        "account_id": entry.account_id,
+        "bot": entry.bot,
+        "name": entry.name,
+        "points": entry.points,
+        "played": entry.played,
+        "wins": entry.wins,
+        "draws": entry.draws,
+        "losses": entry.losses,
+        "ratings": ratings,
+        "provisional": all(r["provisional"] for r in ratings.values()) if ratings else True,
+    }
+
+
+def rating_of(entry: LadderEntry, system: System) -> SkillRating:
+    data = entry.ratings.get(system)
+    return SkillRating.from_json(data) if data else SkillRating.initial(system)
+
+
+# ----- queries -----------------------------------------------------------------------------
+
+
+def get(session: Session, ladder_id: int) -> Ladder:
+    """Refuses ``NotFound`` ``ladder/not_found``."""
+    ladder = session.get(Ladder, ladder_id)
+    if ladder is None:
+        raise NotFound("ladder/not_found", f"no ladder {ladder_id}")
+    return ladder
+
+
+def listing(session: Session, game: str | None = None) -> list[Ladder]:
+    query = select(Ladder).order_by(Ladder.id)
+    if game:
+        query = query.where(Ladder.game == game)
+    return list(session.execute(query).scalars())
+
+
+def find_game_ladder(session: Session, game: str) -> Ladder | None:
+    query = select(Ladder).where(Ladder.game == game, Ladder.kind == "game")
+    return session.execute(query).scalars().first()
+
+
+def leaderboard(session: Session, ladder_id: int, limit: int, offset: int) -> list[LadderEntry]:
+    """Entries by ledger points (then games played), after ``get`` has checked the ladder."""
+    get(session, ladder_id)
+    query = (
+        select(LadderEntry)
+        .where(LadderEntry.ladder_id == ladder_id)
+        .order_by(LadderEntry.points.desc(), LadderEntry.played.desc(), LadderEntry.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return list(session.execute(query).scalars())
+
+
+def entry_for(
+    session: Session, ladder_id: int, account_id: int | None, bot: str | None
+) -> LadderEntry | None:
+    query = select(LadderEntry).where(LadderEntry.ladder_id == ladder_id)
+    if account_id is not None:
+        query = query.where(LadderEntry.account_id == account_id)
+    else:
+        query = query.where(LadderEntry.account_id.is_(None), LadderEntry.bot == bot)
+    return session.execute(query).scalars().first()
+
+
+def entries_of(session: Session, account_id: int) -> list[tuple[Ladder, LadderEntry]]:
+    query = (
+        select(Ladder, LadderEntry)
+        .join(LadderEntry, LadderEntry.ladder_id == Ladder.id)
+        .where(LadderEntry.account_id == account_id)
+        .order_by(Ladder.id)
+    )
+    return [(row[0], row[1]) for row in session.execute(query)]
+
+
+def history(
+    session: Session, account_id: int, game: str | None = None, limit: int = 500
+) -> list[tuple[Ladder, RatingEvent]]:
+    query = (
+        select(Ladder, RatingEvent)
+        .join(RatingEvent, RatingEvent.ladder_id == Ladder.id)
+        .join(LadderEntry, LadderEntry.id == RatingEvent.entry_id)
+        .where(LadderEntry.account_id == account_id)
+        .order_by(RatingEvent.id)
+        .limit(limit)
+    )
+    if game:
+        query = query.where(Ladder.game == game)
+    return [(row[0], row[1]) for row in session.execute(query)]
+
+
+# ----- writes ------------------------------------------------------------------------------
+
+
+def game_ladder(session: Session, game: str) -> Ladder:
+    """The game's own ladder, created on first use."""
+    ladder = find_game_ladder(session, game)
+    if ladder is None:
+        title = playable()[game].title if game in playable() else game
+        ladder = Ladder(game=game, name=title, kind="game")
+        session.add(ladder)
+        session.flush()
+    return ladder
+
+
+def ensure_game_ladders(session: Session) -> None:
+    for game in sorted(playable()):
+        game_ladder(session, game)
+
+
+def create_ladder(session: Session, organiser_id: int, game: str, name: str) -> Ladder:
+    """A custom ladder. Refuses ``ladder/unknown_game`` and ``ladder/bad_name``."""
+    if game not in playable():
+        raise NotFound("ladder/unknown_game", f"no game {game!r}")
+    if not name.strip():
+        raise AppError("ladder/bad_name", "a ladder needs a name", status=422)
+    ladder = Ladder(game=game, name=name.strip(), kind="custom", organiser_id=organiser_id)
+    session.add(ladder)
+    session.flush()
+    return ladder
+
+
+def join_ladder(session: Session, ladder_id: int, account_id: int, name: str) -> LadderEntry:
+    """Join a custom ladder at 1500. Refuses ``ladder/not_custom`` (game ladders fill from
+    rated play) and ``ladder/already_joined``."""
+    ladder = get(session, ladder_id)
+    if ladder.kind != "custom":
+        raise Forbidden("ladder/not_custom", "game ladders fill themselves from rated play")
+    if entry_for(session, ladder_id, account_id, None) is not None:
+        raise Conflict("ladder/already_joined", "you are on this ladder already")
+    entry = LadderEntry(ladder_id=ladder_id, account_id=account_id, name=name, ratings={})
+    session.add(entry)
+    session.flush()
+    return entry
+
+
+def apply_match(session: Session, match_id: int) -> list[int]:
+    """Move every ladder this finished rated match counts for; returns their ids. Casual,
+    unfinished and hot-seat matches (one account in two seats) move nothing."""
+    match = session.get(Match, match_id)
+    if match is None or not match.rated or match.status != "finished" or not match.result:
+        return []
+    query = select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
+    seats = list(session.execute(query).scalars())
+    accounts = [s.account_id for s in seats if s.account_id is not None]
+    if len(accounts) != len(set(accounts)):
+        return []
+    ladders = [game_ladder(session, match.game), *_custom_ladders(session, match.game, seats)]
+    moved = []
+    for ladder in ladders:
+        done = select(func.count(RatingEvent.id)).where(
+            RatingEvent.ladder_id == ladder.id, RatingEvent.match_id == match_id
+        )
+        if not session.execute(done).scalar_one():
+            _apply(session, ladder, match, seats)
+            moved.append(ladder.id)
+    return moved
+
+
+def _custom_ladders(session: Session, game: str, seats: list[MatchSeat]) -> list[Ladder]:
+    """Custom ladders of the game that every seat's player has joined (bots join none)."""
+    if any(s.account_id is None for s in seats):
+        return []
+    found = []
+    for ladder in listing(session, game):
+        if ladder.kind != "custom":
+            continue
+        members = select(func.count(LadderEntry.id)).where(
+            LadderEntry.ladder_id == ladder.id,
+            LadderEntry.account_id.in_([s.account_id for s in seats]),
+        )
+        if session.execute(members).scalar_one() == len(seats):
+            found.append(ladder)
+    return found
+
+
+def _apply(session: Session, ladder: Ladder, match: Match, seats: list[MatchSeat]) -> None:
+    assert match.result is not None
+    outcome = Outcome.from_json(match.result)
+    changes = {int(k): int(v) for k, v in (match.ledger or {}).items()}
+    system = system_for(len(seats))
+    entries: dict[int, LadderEntry] = {}
+    for row in seats:
+        entry = entry_for(session, ladder.id, row.account_id, row.bot)
+        if entry is None:
+            entry = LadderEntry(
+                ladder_id=ladder.id,
+                account_id=row.account_id,
+                bot=None if row.account_id is not None else row.bot,
+                name=row.name if row.account_id is not None else f"{row.bot} bot",
+                ratings={},
+            )
+            session.add(entry)
+            session.flush()
+        entries[row.seat] = entry
+    # Two seats of one bot kind share an entry: both are rated from where it stood.
+    before = {seat: rating_of(entry, system) for seat, entry in entries.items()}
+    after = rate_match(before, outcome.placings)
+    first = outcome.placings[0] if outcome.placings else []
+    tournament = select(Pairing.tournament_id).where(Pairing.match_id == match.id)
+    tournament_id = session.execute(tournament).scalar_one_or_none()
+    for seat, entry in entries.items():
+        change = changes.get(seat, 0)
+        session.add(
+            RatingEvent(
+                ladder_id=ladder.id,
+                entry_id=entry.id,
+                match_id=match.id,
+                tournament_id=tournament_id,
+                system=system,
+                points_before=entry.points,
+                points_change=change,
+                rating_before=before[seat].to_json(),
+                rating_after=after[seat].to_json(),
+            )
+        )
+        entry.points += change
+        entry.played += 1
+        if seat in first and len(first) == 1:
+            entry.wins += 1
+        elif seat in first:
+            entry.draws += 1
+        else:
+            entry.losses += 1
+        entry.ratings = {**entry.ratings, system: after[seat].to_json()}
+        entry.updated_at = utcnow()
+
+
+def unapplied_matches(session: Session) -> list[int]:
+    done = select(RatingEvent.match_id)
+    query = (
+        select(Match.id)
+        .where(Match.rated.is_(True), Match.status == "finished", Match.id.not_in(done))
+        .order_by(Match.id)
+    )
+    return list(session.execute(query).scalars())
+
+
+class LadderService:
+    """Applies every finished rated match, in the order matches finish, one at a time."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+        # One writer for all ladders: ratings depend on the order matches are applied in.
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[list[int]]] = set()
+
+    def on_match_finished(self, match_id: int) -> None:
+        """The hub's finish hook (synchronous): apply the match in a task of its own."""
+        task = asyncio.get_running_loop().create_task(self.apply(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def apply(self, match_id: int) -> list[int]:
+        async with self._lock:
+            return await self.writer.run(partial(apply_match, match_id=match_id))
+
+    async def catch_up(self) -> None:
+        """Apply finished rated matches that moved no ladder yet (killed before we got to them)."""
+        for match_id in await self.writer.run(unapplied_matches):
+            try:
+                await self.apply(match_id)
+            except Exception:
+                log.exception("ladder catch-up failed for match %s", match_id)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

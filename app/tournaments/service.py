@@ -1,0 +1,149 @@
+"""The tournament scheduler: registration, seeding, pairing each round, opening its tables as
+matches, recording every result, forfeits, withdrawals, and live standings on the lobby feed.
+
+One lock per tournament orders everything that changes it (organiser requests and finished
+matches); each change is one write transaction (``writes.Writer``). The pure ``director``
+decides the pairings; this module stores them and acts. No-shows and time-outs are the
+session's business (its disconnect grace and turn clock forfeit the seat); a player who
+forfeits by abandonment is withdrawn from later rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import Session
+
+from app.db.models import Account, TournamentEntry
+from app.lobby.feed import LobbyFeed
+from app.sessions import wire
+from app.sessions.commands import Submit
+from app.sessions.hub import Hub
+from app.tournaments import store
+from app.tournaments.transactions import (
+    add_bots,
+    catch_up,
+    create,
+    open_registration,
+    record_and_advance,
+    register,
+    start,
+    withdraw,
+)
+from app.tournaments.writes import Writer
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Higher than any client's sequence number, so a withdrawal's resign is never "stale".
+WITHDRAW_SEQ = 1 << 62
+
+
+class _Quiet:
+    """A listener for the server's own submissions: replies go nowhere."""
+
+    def __init__(self, account_id: int | None, seat: int) -> None:
+        self.account_id = account_id
+        self.seat: int | None = seat
+
+    def send_text(self, text: str) -> None:
+        return None
+
+    def close(self, code: int = 1000) -> None:
+        return None
+
+
+class TournamentService:
+    def __init__(self, hub: Hub, writer: Writer, feed: LobbyFeed) -> None:
+        self.hub = hub
+        self.writer = writer
+        self.feed = feed
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def lock(self, tid: int) -> asyncio.Lock:
+        return self._locks.setdefault(tid, asyncio.Lock())
+
+    async def change(self, tid: int, work: Callable[[Session], T]) -> T:
+        """Run one change of tournament ``tid`` under its lock, then publish its standings."""
+        async with self.lock(tid):
+            result = await self.writer.run(work)
+        await self.publish(tid)
+        return result
+
+    async def create(self, organiser: Account, fields: dict[str, Any]) -> int:
+        return await self.writer.run(partial(create, organiser_id=organiser.id, fields=fields))
+
+    async def open(self, organiser: Account, tid: int) -> None:
+        await self.change(tid, partial(open_registration, organiser_id=organiser.id, tid=tid))
+
+    async def register(self, player: Account, tid: int) -> TournamentEntry:
+        work = partial(register, player_id=player.id, name=player.name, tid=tid)
+        return await self.change(tid, work)
+
+    async def add_bots(
+        self, organiser: Account, tid: int, kind: str, count: int
+    ) -> list[TournamentEntry]:
+        work = partial(add_bots, organiser_id=organiser.id, tid=tid, kind=kind, count=count)
+        return await self.change(tid, work)
+
+    async def withdraw(self, actor: Account, tid: int, entry_id: int | None) -> None:
+        work = partial(withdraw, actor_id=actor.id, tid=tid, entry_id=entry_id)
+        for match_id, seat, account_id in await self.change(tid, work):
+            session = await self.hub.get(match_id)
+            resign = Submit(_Quiet(account_id, seat), seat, WITHDRAW_SEQ, {"type": "resign"})
+            session.submit(resign)
+
+    async def start(self, organiser: Account, tid: int) -> None:
+        matches = await self.change(tid, partial(start, organiser_id=organiser.id, tid=tid))
+        await self._start_matches(matches)
+
+    async def _start_matches(self, match_ids: list[int]) -> None:
+        for match_id in match_ids:
+            await self.hub.get(match_id)
+
+    def on_match_finished(self, match_id: int) -> None:
+        """The hub's finish hook (synchronous): record the result in a task of its own."""
+        task = asyncio.get_running_loop().create_task(self.match_finished(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def match_finished(self, match_id: int) -> None:
+        """Record a tournament match's result and pair the next round once every table is
+        done; a match outside any tournament is ignored."""
+        row = await self.writer.run(partial(store.pairing_for_match, match_id=match_id))
+        if row is None:
+            return
+        work = partial(record_and_advance, match_id=match_id)
+        _, matches = await self.change(row.tournament_id, work)
+        await self._start_matches(matches)
+
+    async def resume(self) -> None:
+        """At start-up: record results that finished while we were down, pair where due."""
+        for tid in await self.writer.run(store.running_ids):
+            try:
+                await self._start_matches(await self.change(tid, partial(catch_up, tid=tid)))
+            except Exception:
+                log.exception("could not resume tournament %s", tid)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def publish(self, tid: int) -> None:
+        """Push ``tournament{tournament, standings, pairings}`` to every lobby feed listener."""
+        if not self.feed.subscribers:
+            return
+        async with self.writer.sessionmaker() as db:
+            message = await db.run_sync(partial(store.feed_message, tournament_id=tid))
+        text = wire.dumps(message)
+        for peer in list(self.feed.subscribers):
+            peer.send_text(text)
