@@ -18,6 +18,11 @@ CLIENT_ROUTES = (
     "/join/{rest:path}",
     "/matches",
     "/matches/{rest:path}",
+    "/tournaments",
+    "/tournaments/{rest:path}",
+    "/ladders",
+    "/ladders/{rest:path}",
+    "/players/{rest:path}",
 )
 
 

@@ -181,9 +181,11 @@ export function fitGrid(grid) {
   const rows = Number(grid.style.getPropertyValue("--rows")) || 3;
   const box = grid.parentElement.getBoundingClientRect();
   const gap = 4;
-  // Cells are 1.18 times as tall as wide (cards stand upright); gaps count too.
-  const byWidth = (box.width - 12 - (cols - 1) * gap) / cols;
-  const byHeight = (Math.max(240, box.height) - 12 - (rows - 1) * gap) / (rows * 1.18);
+  // Cells are 1.18 times as tall as wide (cards stand upright); gaps count too, and so do the
+  // frame (border + padding) and the deck's stacked shadow and counter, which overhang a cell.
+  const frame = 28;
+  const byWidth = (box.width - frame - (cols - 1) * gap) / cols;
+  const byHeight = (Math.max(240, box.height) - frame - (rows - 1) * gap) / (rows * 1.18);
   const cell = Math.max(28, Math.min(84, byWidth, byHeight));
   grid.style.setProperty("--cell", `${Math.floor(cell)}px`);
 }

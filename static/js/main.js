@@ -4,6 +4,10 @@ import { h, clear, icon, put } from "./dom.js";
 import { mountHistory, mountMatch } from "./history.js";
 import { mountHome, mountJoin, mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
+import { mountLadder, mountLadders } from "./ladders.js";
+import { mountProfile } from "./profile.js";
+import { mountTournament } from "./tournament.js";
+import { mountTournaments } from "./tournaments.js";
 
 const root = document.getElementById("view");
 let cleanup = () => {};
@@ -16,6 +20,11 @@ const ROUTES = [
   [/^\/watch\/(\d+)$/, (id) => mountTable(root, Number(id), { spectate: true })],
   [/^\/matches$/, () => mountHistory(root)],
   [/^\/matches\/(\d+)$/, (id) => mountMatch(root, navigate, Number(id))],
+  [/^\/tournaments$/, () => mountTournaments(root, navigate)],
+  [/^\/tournaments\/(\d+)$/, (id) => mountTournament(root, navigate, id)],
+  [/^\/ladders$/, () => mountLadders(root, navigate)],
+  [/^\/ladders\/(\d+)$/, (id) => mountLadder(root, navigate, id)],
+  [/^\/players\/(\d+)$/, (id) => mountProfile(root, navigate, id)],
 ];
 
 export function navigate(path, { replace = false, state = null } = {}) {
@@ -43,7 +52,7 @@ function route() {
 function drawBadge() {
   const badge = document.getElementById("account-badge");
   const me = session.account;
-  put(badge, me && session.token ? h("span", icon("castle"), " ", me.name) : h("span.muted", "not signed in"));
+  put(badge, me && session.token ? h("a#badge-profile", { href: `/players/${me.id}`, "data-link": "", title: "your profile" }, icon("castle"), " ", me.name) : h("span.muted", "not signed in"));
 }
 
 document.addEventListener("click", (ev) => {
