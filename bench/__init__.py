@@ -1,0 +1,1 @@
+"""Benchmarks and the benchmark-only game ``tally`` (kept out of the engine registry)."""
