@@ -10,7 +10,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.api.errors import install_error_handlers
-from app.api.routes import accounts, games, health, lobbies, matches
+from app.api.routes import (
+    accounts,
+    games,
+    health,
+    ladders,
+    lobbies,
+    matches,
+    players,
+    tournaments,
+)
 from app.config import Settings, get_settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
@@ -18,6 +27,9 @@ from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService
 from app.realtime import gateway, lobby_socket
 from app.sessions.hub import Hub
+from app.tournaments.ladders import LadderService
+from app.tournaments.service import TournamentService
+from app.tournaments.writes import Writer
 from app.web import mount_static
 from engines import registry
 from engines.base import Engine
@@ -28,7 +40,7 @@ def register_extra_engines(settings: Settings) -> None:
     ``RAMPART_BENCH_GAMES=1``, the benchmark game ``tally``."""
     targets = [t.strip() for t in settings.extra_engines.split(",") if t.strip()]
     if settings.bench_games:
-        targets.append("app.devgames.tally.engine:TallyEngine")
+        targets.append("bench.tally.engine:TallyEngine")
     for target in targets:
         module_name, class_name = target.split(":")
         engine: Engine = getattr(importlib.import_module(module_name), class_name)()
@@ -54,7 +66,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.lobby_feed = feed
         app.state.lobbies = LobbyService(hub, feed)
+        writer = Writer(engine, sessionmaker)
+        ladder_service = LadderService(writer)
+        tournament_service = TournamentService(hub, writer, feed)
+        app.state.ladders = ladder_service
+        app.state.tournaments = tournament_service
+        hub.finish_listeners.append(ladder_service.on_match_finished)
+        hub.finish_listeners.append(tournament_service.on_match_finished)
         await hub.start()
+        await ladder_service.catch_up()
+        await tournament_service.resume()
         # Start-up objects (modules, ORM metadata, engines, rebuilt matches) live for the whole
         # process: keep them out of the cyclic collector so its pauses stay short under load.
         gc.collect()
@@ -62,7 +83,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await tournament_service.stop()
+            await ladder_service.stop()
             await hub.stop()
+            writer.dispose()
             await action_log.stop()
             await engine.dispose()
 
@@ -73,7 +97,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    for router in (accounts.router, games.router, lobbies.router, matches.router, health.router):
+    routers = (
+        accounts.router,
+        games.router,
+        lobbies.router,
+        matches.router,
+        health.router,
+        tournaments.router,
+        ladders.router,
+        players.router,
+    )
+    for router in routers:
         app.include_router(router)
     app.include_router(gateway.router)
     app.include_router(lobby_socket.router)

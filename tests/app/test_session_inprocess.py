@@ -16,9 +16,9 @@ from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
-from app.devgames.tally.engine import TallyEngine
 from app.sessions import commands
 from app.sessions.hub import Hub
+from bench.tally.engine import TallyEngine
 from engines import registry
 
 

@@ -1,1 +1,0 @@
-"""Games the server registers only on request: ``tally``, the shared benchmark workload."""

@@ -1,1 +1,0 @@
-"""Tally: the peer-benchmark game (a move claims a cell; seats move in turn)."""
