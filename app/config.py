@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     rate_burst: int = 60
     max_message_bytes: int = 8192
     outbox_limit: int = 2048
-    ping_interval_s: float = 5.0
+    ping_interval_s: float = 1.0
     hello_timeout_s: float = 30.0
     resume_buffer: int = 512
 
