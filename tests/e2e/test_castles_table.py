@@ -4,12 +4,12 @@ General, a Trap sprung from the response prompt, the turn limit deciding; a spec
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.e2e.steps import open_private_duel
 
 pytestmark = pytest.mark.e2e
 
@@ -64,12 +64,6 @@ def wizard_hits_castle(page: Any, side: int, enemy: int, hp_after: int) -> None:
     wait_model(page, f"window.__rampart.view.castle_hp[{enemy}] === {hp_after}")
 
 
-def sit_down(page: Any, name: str) -> None:
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
-
-
 def test_two_players_play_a_castles_match(browser: Any, server_url: str, artifacts: Path) -> None:
     alice_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     bram_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
@@ -80,26 +74,7 @@ def test_two_players_play_a_castles_match(browser: Any, server_url: str, artifac
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     # Alice raises a private Castles table with stacked piles; Bram follows the invite.
-    alice.goto(server_url + "/")
-    sit_down(alice, "Alice")
-    alice.select_option("#new-game", "castles")
-    alice.select_option("#new-privacy", "private")
-    alice.fill("#new-seats", "2")
-    alice.click("details summary")
-    alice.fill("#opt-json", json.dumps(OPTIONS))
-    alice.click("#create-button")
-    alice.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
-    invite = alice.input_value("#invite-link")
-    bram.goto(invite)
-    sit_down(bram, "Bram")
-    bram.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
-    alice.wait_for_selector(".seat[data-seat='1']:has-text('Bram')", timeout=TIMEOUT)
-    alice.click("#start-button")
-    alice.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
-    bram.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
-    match_id = int(alice.url.rsplit("/", 1)[1])
-    wait_model(alice, "window.__rampart.seat === 0")
-    wait_model(bram, "window.__rampart.seat === 1")
+    match_id = open_private_duel(alice, bram, server_url, "castles", OPTIONS, TIMEOUT)
     watcher.goto(f"{server_url}/watch/{match_id}")
     wait_model(watcher, "window.__rampart.seat === null")
     watcher.wait_for_selector(".cs-board .cs-zone[data-zone='0']", timeout=TIMEOUT)

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.steps import open_private_duel
+
 ROOT = Path(__file__).resolve().parents[2]
 # One deck per seat, top first: 4 arcane cards, the 5-card hand, then the deck.
 ALICE = [
@@ -60,12 +62,6 @@ def scape_size(page: Any, seat: int) -> int:
     return size
 
 
-def sit_down(page: Any, name: str) -> None:
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
-
-
 def test_client_card_data_matches_the_engine() -> None:
     """The client's copy of the card data (names, modes, stones, play symbols, texts) is the
     engine's cards.json, so a card reads the same on the table as in the rules."""
@@ -95,25 +91,7 @@ def test_two_players_play_an_ember_match(browser: Any, server_url: str, artifact
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     # Alice raises a private Ember table with stacked decks; Bram follows the invite.
-    alice.goto(server_url + "/")
-    sit_down(alice, "Alice")
-    alice.select_option("#new-game", "ember")
-    alice.select_option("#new-privacy", "private")
-    alice.fill("#new-seats", "2")
-    alice.click("details summary")
-    alice.fill("#opt-json", json.dumps(OPTIONS))
-    alice.click("#create-button")
-    alice.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
-    bram.goto(alice.input_value("#invite-link"))
-    sit_down(bram, "Bram")
-    bram.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
-    alice.wait_for_selector(".seat[data-seat='1']:has-text('Bram')", timeout=TIMEOUT)
-    alice.click("#start-button")
-    alice.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
-    bram.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
-    match_id = int(alice.url.rsplit("/", 1)[1])
-    wait_model(alice, "window.__rampart.seat === 0")
-    wait_model(bram, "window.__rampart.seat === 1")
+    match_id = open_private_duel(alice, bram, server_url, "ember", OPTIONS, TIMEOUT)
     watcher.goto(f"{server_url}/watch/{match_id}")
     wait_model(watcher, "window.__rampart.seat === null")
 

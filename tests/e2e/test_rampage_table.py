@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.web import STATIC_DIR
+from tests.e2e.steps import open_private_duel
 
 pytestmark = pytest.mark.e2e
 
@@ -43,12 +44,6 @@ def wait_model(page: Any, condition: str) -> None:
     page.wait_for_function(
         f"() => window.__rampart && window.__rampart.view && ({condition})", timeout=TIMEOUT
     )
-
-
-def guest(page: Any, name: str) -> None:
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
 
 
 def split(page: Any, round_number: int, shot: Path | None = None) -> None:
@@ -108,26 +103,9 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
     for page in (alice, bram, watcher):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    alice.goto(server_url + "/")
-    guest(alice, "Alice")
-    alice.select_option("#new-game", "rampage")
-    alice.select_option("#new-privacy", "private")
-    alice.fill("#new-turn", "120")
-    alice.click("details summary")
-    alice.fill("#opt-json", json.dumps(OPTIONS))
-    alice.click("#create-button")
-    alice.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
-    invite = alice.input_value("#invite-link")
-    bram.goto(invite)
-    guest(bram, "Bram")
-    bram.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
-    alice.wait_for_selector("#start-button:not([disabled])", timeout=TIMEOUT)
-    alice.click("#start-button")
-    alice.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
-    bram.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
-    match_id = int(alice.url.rsplit("/", 1)[1])
-    wait_model(alice, "window.__rampart.seat === 0")
-    wait_model(bram, "window.__rampart.seat === 1")
+    match_id = open_private_duel(
+        alice, bram, server_url, "rampage", OPTIONS, TIMEOUT, turn_seconds=120
+    )
     alice.wait_for_selector(".table[data-game='rampage'] .rp-field", timeout=TIMEOUT)
 
     spectator_frames: list[dict[str, Any]] = []
