@@ -9,7 +9,13 @@ with that action's version. Prints one JSON line (the peers' field names) and a 
 ``--echo``: the same workload against a bare websocket relay on the same stack (uvicorn +
 Starlette, no engine, no database) as the ceiling.
 
+``--workload ambush`` plays real 4-seat Ambush! matches: every seat is the engine's
+HeuristicBot at human pace (1-3 s per turn decision, grabs 200-600 ms after the call), grabs
+sent as ``grab{ref, dt}`` against the last patch drawn. It reports the same figures (a grab's
+latency runs to its ``grab_result``) plus race decisions per second and the refusal codes.
+
     .venv/bin/python bench/load.py --matches 100 --seconds 20 --think 500
+    .venv/bin/python bench/load.py --workload ambush --matches 1000 --no-echo
 """
 
 from __future__ import annotations
@@ -197,6 +203,10 @@ class Stats:
     )
     measuring: bool = False
     stopped: bool = False
+    race_decisions: int = 0  # grab_result messages in the window (won or lost)
+    race_wins: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)  # error code -> count
+    finished: int = 0  # matches over (a bot seat saw an outcome)
 
 
 class Seat:
@@ -217,6 +227,8 @@ class Seat:
         self.timer: asyncio.TimerHandle | None = None
         self.anchor = (0, time.monotonic())
         self.first_move = True
+        self.drawn = (0, time.monotonic())  # (version, when) of the last state drawn: a grab's ref
+        self.over = False
 
     async def open(self) -> None:
         self.ws = await websockets.connect(self.url, max_size=None, compression=None)
@@ -250,9 +262,25 @@ class Seat:
                             if latency > 5000:
                                 stats.errors["slow_over_5s"] += 1
                     self.on_state(message)
-                elif kind in ("error", "grab_result") and (kind == "error" or not message["won"]):
-                    if kind == "error":
-                        stats.errors["rejected"] += 1
+                elif kind == "grab_result":
+                    sent = self.sent.pop(message.get("client_seq", -1), None)
+                    self.in_flight = False
+                    if sent is not None and sent[1]:
+                        latency = (time.monotonic() - sent[0]) * 1000
+                        stats.latencies.append(latency)
+                        stats.acked_in_window += 1
+                        stats.race_decisions += 1
+                        stats.race_wins += bool(message["won"])
+                        if latency > 5000:
+                            stats.errors["slow_over_5s"] += 1
+                        if not message["won"]:
+                            code = message.get("code", "lost")
+                            stats.refusals[code] = stats.refusals.get(code, 0) + 1
+                    self.schedule()
+                elif kind == "error":
+                    stats.errors["rejected"] += 1
+                    code = message.get("code", "?")
+                    stats.refusals[code] = stats.refusals.get(code, 0) + 1
                     self.sent.pop(message.get("client_seq", -1), None)
                     self.in_flight = False
                     self.schedule()
@@ -265,6 +293,11 @@ class Seat:
     def on_state(self, message: dict[str, Any]) -> None:
         self.view, self.legal = message["view"], message.get("legal", [])
         self.anchor = (message.get("at_ms", 0), time.monotonic())
+        self.drawn = (message.get("version", 0), self.anchor[1])
+        if self.view.get("outcome") is not None and not self.over:
+            self.over = True
+            if self.seat == 0:
+                self.run.stats.finished += 1
         if self.bot is not None:
             self.bot.observe(message.get("events", []), self.view)
         self.schedule()
@@ -310,8 +343,8 @@ class Seat:
                 "type": "grab",
                 "client_seq": self.seq,
                 "cell": action["cell"],
-                "ref": 0,
-                "dt": 0,
+                "ref": self.drawn[0],
+                "dt": int((time.monotonic() - self.drawn[1]) * 1000),
             }
         else:
             message = {"type": "action", "client_seq": self.seq, "action": action}
@@ -331,6 +364,7 @@ class Run:
         self.bots = (
             None if args.game == "tally" else importlib.import_module(f"engines.{args.game}.bots")
         )
+        self.workload = "tally" if args.game == "tally" else args.game
 
     async def open_match(self, index: int, http: httpx.AsyncClient) -> list[Seat]:
         ws_base = self.base.replace("http://", "ws://")
@@ -458,6 +492,17 @@ class Run:
                 100 * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]), 1
             ),
             "errors": self.stats.errors,
+            **(
+                {}
+                if self.bots is None
+                else {
+                    "workload": self.workload,
+                    "race_decisions_per_s": round(self.stats.race_decisions / window, 1),
+                    "race_wins_per_s": round(self.stats.race_wins / window, 1),
+                    "refusals": self.stats.refusals,
+                    "matches_finished": self.stats.finished,
+                }
+            ),
             "ok": ok_matches == args.matches
             and moves > 0
             and not self.stats.errors["disconnect"]
@@ -502,8 +547,11 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
 
 def summary(result: dict[str, Any]) -> str:
     lat, server = result["latency_ms"], result["server"]
+    races = ""
+    if "race_decisions_per_s" in result:
+        races = f"race decisions {result['race_decisions_per_s']}/s, "
     return (
-        f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: "
+        f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: {races}"
         f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
         f"server CPU {server['cpu_pct']}% ({server['cpu_us_per_move']} us/action), "
         f"RSS {server['rss_mb_end']} MB, waiting for a CPU {server['runqueue_wait_pct']}%, "
@@ -520,6 +568,12 @@ def main() -> None:
     parser.add_argument("--grace", type=float, default=10.0)
     parser.add_argument("--think", type=int, default=500, help="tally: ms before each move")
     parser.add_argument("--game", default="tally")
+    parser.add_argument(
+        "--workload",
+        choices=("tally", "ambush"),
+        default=None,
+        help="tally: the peers' move rule; ambush: HeuristicBot Ambush! matches (= --game ambush)",
+    )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
@@ -528,6 +582,8 @@ def main() -> None:
     if args.serve_echo:
         serve_echo(args.port)
         return
+    if args.workload is not None:
+        args.game = args.workload
     results = [asyncio.run(run_one(args, echo=False))]
     if not args.no_echo and args.game == "tally":
         results.append(asyncio.run(run_one(args, echo=True)))

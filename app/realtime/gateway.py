@@ -49,6 +49,7 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
             session = await hub.get(match_id)
             # Link pings and broadcast send times are stamped on the match's own clock.
             peer.use_clock(session.clock.precise)
+            peer.measure_links = session.races is not None
         except AppError as refusal:
             _error(peer, refusal.code, refusal.message)
             peer.close(4404)
