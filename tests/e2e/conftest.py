@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -40,20 +41,21 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
-    """One server for the e2e session, on a temp SQLite file and a free port."""
-    tmp = tmp_path_factory.mktemp("e2e-server")
+@contextlib.contextmanager
+def running_server(tmp: Path, **env_extra: str) -> Iterator[str]:
+    """``python -m app`` (migrated, client mounted) on a temp SQLite file and a free port;
+    yields its base URL and stops it afterwards."""
     port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/rampart.db",
         "PYTHONPATH": str(ROOT),
+        **env_extra,
     }
     log_path = tmp / "server.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tests.e2e.serve", "--port", str(port)],
+            [sys.executable, "-m", "app", "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -81,6 +83,13 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> 
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+    """One server for the e2e session."""
+    with running_server(tmp_path_factory.mktemp("e2e-server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

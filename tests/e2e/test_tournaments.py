@@ -4,10 +4,7 @@ ledger beside Glicko-2 and OpenSkill; a player's profile draws the rating-histor
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.conftest import ROOT, free_port
+from tests.e2e.conftest import running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -34,44 +31,8 @@ TIME_CONTROL = {"turn_ms": 5000, "on_timeout": "pass", "grace_ms": 3_600_000}
 def fast_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
     """A server of this module's own with a fast match clock (the shared one runs at 1x)."""
     tmp = tmp_path_factory.mktemp("e2e-tournaments")
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/rampart.db",
-        "PYTHONPATH": str(ROOT),
-        "RAMPART_CLOCK_RATE": CLOCK_RATE,
-    }
-    log_path = tmp / "server.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tests.e2e.serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    try:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{log_path.read_text()}")
-            try:
-                if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start:\n{log_path.read_text()}")
-            time.sleep(0.1)
+    with running_server(tmp, RAMPART_CLOCK_RATE=CLOCK_RATE) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 def guest(page: Any, url: str, name: str) -> None:
