@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Decision, Rng
+from engines.base import Decision
+from engines.botkit import SeededBot, without_resign
 
 Action = dict[str, Any]
 VALUE = {  # how much a side wants an enemy card gone
@@ -38,12 +39,11 @@ BUILD_VALUE = {
 }
 
 
-class _Timed:
+class _Timed(SeededBot):
     """Keeps one decision per situation so a host asking again gets the same plan."""
 
     def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = Rng(seed)
+        super().__init__(seat, seed)
         self._plan: Decision | None = None
 
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
@@ -74,7 +74,7 @@ class RandomBot(_Timed):
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if self.rng.randbelow(4) == 0:
             return legal[0]
-        options = [a for a in legal if a["type"] != "resign"]
+        options = without_resign(legal)
         return self.rng.choice(options)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Decision, Rng
+from engines.botkit import SeededBot, without_resign
 from engines.ember.cards import CARDS
 
 SCAPE_SIZE = 5
@@ -28,41 +29,30 @@ def _think(rng: Rng, view: dict[str, Any], now_ms: int) -> int:
     return now_ms + 1000 + rng.randbelow(2000)
 
 
-class RandomBot:
+class RandomBot(SeededBot):
     """Picks uniformly among the legal actions (never resigns)."""
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = Rng(seed)
-
-    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
-        return None
 
     def decide(
         self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
     ) -> Decision | None:
-        choices = [action for action in legal if action["type"] != "resign"]
+        choices = without_resign(legal)
         if not choices:
             return None
         return Decision(self.rng.choice(choices), _think(self.rng, view, now_ms))
 
 
-class HeuristicBot:
+class HeuristicBot(SeededBot):
     """Greedy one-ply scoring: stones banked, the leader's cards hit, responses kept."""
 
     def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = Rng(seed)
+        super().__init__(seat, seed)
         self._known: dict[int, str] = {}
         self._leader = seat
-
-    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
-        return None
 
     def decide(
         self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
     ) -> Decision | None:
-        choices = [action for action in legal if action["type"] != "resign"]
+        choices = without_resign(legal)
         if not choices:
             return None
         self._learn(view)

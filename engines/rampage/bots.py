@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Decision, Rng
+from engines.botkit import SeededBot, without_resign
 from engines.rampage.cards import CARDS, Card, card_of
 
 THINK_MIN_MS = 1000
@@ -49,20 +50,13 @@ def _think(rng: Rng, now_ms: int) -> int:
     return now_ms + THINK_MIN_MS + rng.randbelow(THINK_SPREAD_MS + 1)
 
 
-class RandomBot:
+class RandomBot(SeededBot):
     """Uniform among legal actions; ends its turn only one time in four when it could act."""
-
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = Rng(seed)
-
-    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
-        return None
 
     def decide(
         self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
     ) -> Decision | None:
-        choices = [a for a in legal if a["type"] != "resign"]
+        choices = without_resign(legal)
         if not choices:
             return None
         others = [a for a in choices if a["type"] != "end_turn"]
@@ -71,7 +65,7 @@ class RandomBot:
         return Decision(self.rng.choice(choices), _think(self.rng, now_ms))
 
 
-class HeuristicBot:
+class HeuristicBot(SeededBot):
     """Greedy: scores each legal action from its view and what attacks have revealed.
 
     It remembers a defender that held an attack (it went back on top face down, seen by both
@@ -79,8 +73,7 @@ class HeuristicBot:
     """
 
     def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = Rng(seed)
+        super().__init__(seat, seed)
         self.known_top: dict[tuple[int, str], str] = {}
 
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
@@ -94,7 +87,7 @@ class HeuristicBot:
     def decide(
         self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
     ) -> Decision | None:
-        choices = [a for a in legal if a["type"] != "resign"]
+        choices = without_resign(legal)
         if not choices:
             return None
         best = max(choices, key=lambda a: self.score(view, a))
