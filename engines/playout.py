@@ -60,15 +60,15 @@ def play(
     state = engine.setup(seats, seed, opts)
     record = Playout(seats, seed, opts, state)
     now = 0
+    # One view per seat per change: the same object goes to observe and to the next decide.
+    views = [engine.view(state, bot.seat) for bot in bots]
     for bot in bots:
-        bot.observe([], engine.view(state, bot.seat))
+        bot.observe([], views[bot.seat])
     while engine.outcome(state) is None and record.steps < max_steps:
         record.steps += 1
         best: tuple[int, int, dict[str, Any]] | None = None
         for seat in sorted(engine.to_act(state)):
-            decision = bots[seat].decide(
-                engine.view(state, seat), engine.legal_actions(state, seat), now
-            )
+            decision = bots[seat].decide(views[seat], engine.legal_actions(state, seat), now)
             if decision is not None:
                 at = max(now, decision.at_ms)
                 if best is None or at < best[0]:
@@ -93,8 +93,9 @@ def play(
             raise StalledGame(f"seed {seed}: nobody acts and no deadline")
         if on_change is not None:
             on_change(state, events)
+        views = [engine.view(state, bot.seat) for bot in bots]
         for bot in bots:
-            bot.observe(events_for(events, bot.seat), engine.view(state, bot.seat))
+            bot.observe(events_for(events, bot.seat), views[bot.seat])
     record.now_ms = now
     record.outcome = engine.outcome(state)
     return record
