@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
 from app.errors import AppError
@@ -30,6 +31,18 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             error_body("request/invalid", "the request is malformed", details=details),
             status_code=422,
+        )
+
+    @app.exception_handler(OperationalError)
+    async def _database_busy(_request: Request, exc: OperationalError) -> JSONResponse:
+        # SQLite's write lock stayed taken past the busy timeout: a retry will do, nothing
+        # was written (the transaction rolled back). Anything else is a real server error.
+        if "database is locked" not in str(exc.orig) and "database is busy" not in str(exc.orig):
+            raise exc
+        return JSONResponse(
+            error_body("server/busy", "the database is busy; retry shortly"),
+            status_code=503,
+            headers={"Retry-After": "1"},
         )
 
     @app.exception_handler(HTTPException)

@@ -21,6 +21,11 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+# How long a transaction waits for SQLite's write lock; past it a request answers 503
+# ``server/busy`` (``app.api.errors``).
+WRITE_LOCK_WAIT_MS = 30_000
+
+
 def ensure_sqlite_dir(url: str) -> None:
     """Create the folder of a SQLite file so a fresh checkout can start."""
     parsed = make_url(url)
@@ -50,7 +55,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    # A request waits for the write lock on aiosqlite's thread, never on the event loop, and
+    # during a busy set-up (hundreds of lobbies opening while matches commit their moves) the
+    # queue of writers is long: wait, rather than fail with ``database is locked``. The
+    # action log sets its own, shorter, wait (it writes on the loop).
+    cursor.execute(f"PRAGMA busy_timeout={WRITE_LOCK_WAIT_MS}")
     cursor.close()
 
 
