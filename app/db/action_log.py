@@ -14,11 +14,10 @@ import logging
 import sqlite3
 from typing import Any
 
-from sqlalchemy import Connection, insert
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.engine import create_sqlite_sync_engine, json_text
+from app.db.engine import WRITE_LOCK_WAIT_MS, create_sqlite_sync_engine, json_text
 from app.db.models import MatchAction, utcnow
 
 log = logging.getLogger(__name__)
@@ -58,11 +57,11 @@ def sqlite_params(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 # How long a batch written off the loop waits for another connection's write lock.
-SQLITE_WAIT_MS = 5000
+SQLITE_WAIT_MS = WRITE_LOCK_WAIT_MS
 
 
-def _locked_elsewhere(error: OperationalError) -> bool:
-    return "database is locked" in str(error.orig) or "database is busy" in str(error.orig)
+def _locked_elsewhere(error: sqlite3.OperationalError) -> bool:
+    return "database is locked" in str(error) or "database is busy" in str(error)
 
 
 class ActionLogWriter:
@@ -76,7 +75,8 @@ class ActionLogWriter:
     def __init__(self, engine: AsyncEngine, max_batch: int = 500) -> None:
         self.engine = engine
         self._sync = create_sqlite_sync_engine(engine) if engine.dialect.name == "sqlite" else None
-        self._sync_connection: Connection | None = None
+        self._pooled: Any = None
+        self._raw: sqlite3.Connection | None = None
         self._busy_timeout_ms: int | None = None
         self.max_batch = max_batch
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
@@ -119,8 +119,8 @@ class ActionLogWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self._sync_connection is not None:
-            self._sync_connection.close()
+        if self._pooled is not None:
+            self._pooled.close()
         if self._sync is not None:
             self._sync.dispose()
         for _, future in self._pending:
@@ -146,19 +146,23 @@ class ActionLogWriter:
                 await self._write(batch)
 
     def _write_sqlite(self, rows: list[dict[str, Any]], *, wait_ms: int) -> None:
-        # One connection for the writer's whole life: no pool checkout per batch.
+        # One pysqlite connection for the writer's whole life, used without SQLAlchemy: the
+        # statement is fixed, and SQLAlchemy's per-call execution context and transaction
+        # bookkeeping cost more than the insert itself.
         assert self._sync is not None
-        if self._sync_connection is None:
-            self._sync_connection = self._sync.connect()
+        connection = self._raw
+        if connection is None:
+            self._pooled = self._sync.raw_connection()  # held: the pool must not reuse it
+            connection = self._raw = self._pooled.driver_connection
+            assert isinstance(connection, sqlite3.Connection)
             # Checkpoints (copying the WAL into the database, with an fsync) would run inside
             # some commit on the event loop; ``_checkpoints`` runs them on a thread instead.
-            self._sync_connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
-        connection = self._sync_connection
+            connection.execute("PRAGMA wal_autocheckpoint=0")
         if self._busy_timeout_ms != wait_ms:
-            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(wait_ms)}")
+            connection.execute(f"PRAGMA busy_timeout={int(wait_ms)}")
             self._busy_timeout_ms = wait_ms
         try:
-            connection.exec_driver_sql(SQLITE_INSERT, [sqlite_params(row) for row in rows])
+            connection.executemany(SQLITE_INSERT, [sqlite_params(row) for row in rows])
             connection.commit()
         except Exception:
             connection.rollback()
@@ -172,7 +176,7 @@ class ActionLogWriter:
                 # per-call compile and type processing, the largest cost of an append.
                 try:
                     self._write_sqlite(rows, wait_ms=0)
-                except OperationalError as busy:
+                except sqlite3.OperationalError as busy:
                     if not _locked_elsewhere(busy):
                         raise
                     # Another connection holds the write lock, perhaps an aiosqlite transaction
