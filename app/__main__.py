@@ -13,6 +13,7 @@ from alembic.config import Config
 
 from app.config import get_settings
 from app.db.engine import ensure_sqlite_dir
+from app.realtime.frames import FrameProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +60,7 @@ def main() -> None:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        ws=FrameProtocol,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         access_log=False,

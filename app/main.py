@@ -26,6 +26,7 @@ from app.db.engine import create_engine, create_sessionmaker
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService
 from app.realtime import gateway, lobby_socket
+from app.realtime.pinger import Pinger
 from app.sessions.hub import Hub
 from app.tournaments.ladders import LadderService
 from app.tournaments.service import TournamentService
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db_engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.hub = hub
+        app.state.pinger = pinger = Pinger()
         app.state.lobby_feed = feed
         app.state.lobbies = LobbyService(hub, feed)
         writer = Writer(engine, sessionmaker)
@@ -86,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await tournament_service.stop()
             await ladder_service.stop()
             await hub.stop()
+            pinger.stop()
             writer.dispose()
             await action_log.stop()
             await engine.dispose()

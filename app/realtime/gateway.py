@@ -20,6 +20,7 @@ from app.realtime.messages import (
     parse_client_message,
 )
 from app.realtime.peer import Peer
+from app.realtime.pinger import Pinger
 from app.realtime.ratelimit import TokenBucket
 from app.security import read_token
 from app.sessions import commands, wire
@@ -40,9 +41,10 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     settings: Settings = websocket.app.state.settings
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
-    peer = Peer(websocket, settings.outbox_limit)
+    pinger: Pinger = websocket.app.state.pinger
+    peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s)
     writer = asyncio.create_task(peer.write_loop())
-    pinger = asyncio.create_task(peer.ping_loop(settings.ping_interval_s))
+    pinger.add(peer)
     session: GameSession | None = None
     try:
         try:
@@ -62,9 +64,11 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        if peer.frames is not None:
+            peer.frames.on_text = None  # nothing reaches the session after its Detach
         if session is not None:
             session.submit(commands.Detach(peer))
-        pinger.cancel()
+        pinger.discard(peer)
         peer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
@@ -74,10 +78,10 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
 async def _serve(
     websocket: WebSocket, peer: Peer, session: GameSession, settings: Settings
 ) -> None:
-    limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
-    greeted = False
+    talk = _Conversation(peer, session, settings)
+    frames = peer.frames
     while True:
-        if greeted:
+        if talk.greeted:
             received = await websocket.receive()
         else:
             try:
@@ -92,31 +96,55 @@ async def _serve(
         if text is None:
             _error(peer, "message/bad_json", "send JSON text frames")
             continue
+        talk.handle(text, arrival)
+        if talk.greeted and frames is not None and frames.on_text is None:
+            # From now on text messages go from the socket straight to ``talk``; this loop
+            # still sees what uvicorn queues (anything already queued, binary frames, the
+            # disconnect).
+            frames.on_text = talk.handle_now
+
+
+class _Conversation:
+    """One connection's side of the protocol: hello first, then actions, grabs, pongs, chat.
+    Every refusal is an ``error`` with a stable code; the connection stays open."""
+
+    def __init__(self, peer: Peer, session: GameSession, settings: Settings) -> None:
+        self.peer = peer
+        self.session = session
+        self.settings = settings
+        self.limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
+        self.greeted = False
+
+    def handle_now(self, text: str) -> None:
+        self.handle(text, self.peer.clock())
+
+    def handle(self, text: str, arrival: float) -> None:
+        peer, session, settings = self.peer, self.session, self.settings
         if len(text) > settings.max_message_bytes:
             _error(
                 peer,
                 "message/too_large",
                 f"messages are limited to {settings.max_message_bytes} bytes",
             )
-            continue
-        if not limiter.allow():
-            if limiter.should_warn():
+            return
+        if not self.limiter.allow():
+            if self.limiter.should_warn():
                 _error(peer, "rate/limited", "too many messages; slow down")
-            continue
+            return
         try:
             message = parse_client_message(text)
         except MessageError as refusal:
             _error(peer, refusal.code, refusal.message)
-            continue
+            return
         if isinstance(message, Pong):
             peer.pong(message.nonce, arrival)
         elif isinstance(message, Hello):
-            if greeted:
+            if self.greeted:
                 _error(peer, "hello/repeated", "this connection already said hello")
-                continue
+                return
             if _greet(peer, session, message, settings):
-                greeted = True
-        elif not greeted:
+                self.greeted = True
+        elif not self.greeted:
             _error(peer, "hello/required", "say hello first")
         elif isinstance(message, Chat):
             session.submit(commands.Chat(peer, message.text))

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
+from app.realtime.frames import SCOPE_KEY, FrameProtocol
 from app.realtime.links import IDLE_PING_MS, RACE_PING_MS, LinkMeter, SendLog
 from app.sessions import wire
 
@@ -32,10 +33,17 @@ class Peer:
     The writer stamps, on ``clock`` (the match's clock once attached), when each numbered
     broadcast and each ping actually leaves: ``sends`` and ``meter`` are the arbiter's
     ``S_ref`` and link measurement (DESIGN.md sec. 5 steps 1-2).
+
+    Served by uvicorn with ``FrameProtocol`` (``python -m app``), messages queued during one
+    turn of the event loop leave together in one write, right after that turn
+    (``_flush``); otherwise the writer task sends them one by one through Starlette.
     """
 
-    def __init__(self, websocket: WebSocket, outbox_limit: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, outbox_limit: int, ping_interval_s: float = 1.0
+    ) -> None:
         self.websocket = websocket
+        self.ping_interval_s = ping_interval_s
         self.seat: int | None = None
         self.account_id: int | None = None
         self.outbox_limit = outbox_limit
@@ -52,11 +60,19 @@ class Peer:
         # Ping every 250 ms instead of every second while a race is possible (set by the
         # session for games with grab races).
         self.race_possible = False
-        self._ping_now = asyncio.Event()
-        self._woken = False
         # Matches with grab races measure every link (rtt_min, jitter); the others only need
         # keep-alives. The gateway sets this once the match is known.
         self.measure_links = True
+        extensions = websocket.scope.get("extensions") or {}
+        self._frames: FrameProtocol | None = extensions.get(SCOPE_KEY)
+        self._flush_pending = False
+        if self._frames is not None:
+            self._frames.on_writable = self._schedule_flush
+
+    @property
+    def frames(self) -> FrameProtocol | None:
+        """The connection's direct frame path, when the server provides one."""
+        return self._frames
 
     def use_clock(self, clock: Callable[[], float]) -> None:
         """Measure on this clock from now on (earlier samples were on another one)."""
@@ -81,7 +97,10 @@ class Peer:
             self.close(1008)
             return
         self._outbox.append((text, version, nonce))
-        self._ready.set()
+        if self._frames is not None:
+            self._schedule_flush()
+        else:
+            self._ready.set()
 
     def close(self, code: int = 1000) -> None:
         if self._closing is None:
@@ -89,9 +108,44 @@ class Peer:
             self._outbox.append(None)
             self._ready.set()
 
+    def _schedule_flush(self) -> None:
+        if not self._flush_pending:
+            self._flush_pending = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write every queued message up to a close in one write (direct frames only)."""
+        self._flush_pending = False
+        frames, outbox = self._frames, self._outbox
+        assert frames is not None
+        if not outbox or frames.paused or not frames.open_for_frames:
+            return  # resume_writing flushes again; a lost socket ends in the reader
+        texts: list[str] = []
+        left_at = self.clock()
+        while outbox and outbox[0] is not None:
+            text, version, nonce = outbox.popleft()  # type: ignore[misc]
+            texts.append(text)
+            if version is not None:
+                self.sends.sent(version, left_at)
+            if nonce is not None:
+                self.meter.sent(nonce, left_at)
+        frames.write_texts(texts)
+
     async def write_loop(self) -> None:
-        """Drain the outbox to the socket until closed, stamping what the arbiter needs."""
+        """Drain the outbox to the socket until closed, stamping what the arbiter needs.
+        With direct frames ``_flush`` sends the data and this task only closes."""
         outbox = self._outbox
+        if self._frames is not None:
+            while self._closing is None:
+                self._ready.clear()
+                await self._ready.wait()
+            # What was queued before the close leaves first, unless the client stopped
+            # reading (its buffer is full): then it is dropped and the close goes at once.
+            self._flush()
+            outbox.clear()
+            with contextlib.suppress(Exception):
+                await self.websocket.close(self._closing)
+            return
         while True:
             if not outbox:
                 self._ready.clear()
@@ -110,36 +164,26 @@ class Peer:
             if nonce is not None:
                 self.meter.sent(nonce, left_at)
 
-    async def ping_loop(self, interval_s: float) -> None:
-        """Ping every second, every 250 ms while a race is possible (wall time: the match
-        clock may run faster in tests); ``interval_s`` caps the idle interval. A match
-        without grab races needs no link measurement: a keep-alive every ``KEEPALIVE_S``."""
-        loop = asyncio.get_running_loop()
-        while self._closing is None:
-            fast = self.race_possible
-            if fast:
-                wait = RACE_PING_MS / 1000
-            elif self.measure_links:
-                wait = min(IDLE_PING_MS, interval_s * 1000) / 1000
-            else:
-                wait = max(interval_s, KEEPALIVE_S)
-            self._ping_now.clear()
-            self._woken = False
-            # A timer, not wait_for: wait_for wraps the wait in a new task every time.
-            timer = loop.call_later(wait, self._ping_now.set)
-            try:
-                await self._ping_now.wait()
-            finally:
-                timer.cancel()
-            if self._woken and not fast:
-                continue  # a race just became possible: restart at the fast cadence
-            nonce = next(self._nonces)
-            self._put(wire.dumps({"type": "ping", "nonce": nonce}), None, nonce)
+    def ping_period_ms(self) -> float | None:
+        """The ping cadence (DESIGN.md sec. 5 step 1): every 250 ms while a race is possible,
+        every second otherwise (capped by ``ping_interval_s``); a match without grab races
+        needs no link measurement, only a keep-alive every ``KEEPALIVE_S``. None once closing."""
+        if self._closing is not None:
+            return None
+        if self.race_possible:
+            return RACE_PING_MS
+        if self.measure_links:
+            return min(IDLE_PING_MS, self.ping_interval_s * 1000)
+        return max(self.ping_interval_s, KEEPALIVE_S) * 1000
+
+    def ping(self) -> None:
+        nonce = next(self._nonces)
+        self._put(f'{{"type":"ping","nonce":{nonce}}}', None, nonce)
 
     def wake_pings(self) -> None:
-        """Re-read the cadence now (a race became possible)."""
-        self._woken = True
-        self._ping_now.set()
+        """A race became possible: ping now rather than at the end of the slower period."""
+        if self.race_possible:
+            self.ping()
 
     def pong(self, nonce: int | str, at_ms: float | None = None) -> None:
         self.meter.pong(nonce, self.clock() if at_ms is None else at_ms)
