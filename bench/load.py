@@ -209,6 +209,9 @@ class Stats:
     finished: int = 0  # matches over (a bot seat saw an outcome)
 
 
+PING_PREFIX = '{"type":"ping","nonce":'
+
+
 class Seat:
     """One websocket playing one seat."""
 
@@ -239,6 +242,11 @@ class Seat:
         stats = self.run.stats
         try:
             async for raw in self.ws:
+                if raw.startswith(PING_PREFIX):
+                    # Most messages of an Ambush! load are pings (every 250 ms per socket):
+                    # answer them without a JSON round trip, to keep the load generator cheap.
+                    await self.ws.send(f'{{"type":"pong","nonce":{raw[len(PING_PREFIX) : -1]}}}')
+                    continue
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "ping":
