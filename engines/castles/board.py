@@ -6,8 +6,6 @@ Zones are numbered 0..5 from Red's Castle Zone to Blue's: Red (side 0) owns 0 Ca
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from engines.castles.cards import CARDS, COLOUR_SET, CardSpec
 from engines.castles.state import PLAY, Card, GameState
 
@@ -54,32 +52,39 @@ def depth(side: int, zone: int) -> int:
     return zone if side == 0 else 5 - zone
 
 
+# Per-kind facts as plain dicts: the rules ask "is this a Soldier?" hundreds of times for each
+# list of legal actions, and one dict lookup is cheaper than reaching through the CardSpec.
+KIND_TYPE: dict[str, str] = {kind: card.type for kind, card in CARDS.items()}
+SOLDIER_KINDS = tuple(kind for kind, card_type in KIND_TYPE.items() if card_type == "soldier")
+COLOUR_INDEX: dict[str, int] = {kind: index for index, kind in enumerate(COLOUR_SET)}
+
+
 def spec(card: Card) -> CardSpec:
     return CARDS[card.kind]
 
 
 def colour_id(side: int, kind: str) -> int:
     """The id of a side's colour card (the five of each side come first, Red's then Blue's)."""
-    return side * len(COLOUR_SET) + COLOUR_SET.index(kind)
+    return side * len(COLOUR_SET) + COLOUR_INDEX[kind]
 
 
 def is_soldier(card: Card) -> bool:
-    return spec(card).type == "soldier"
+    return KIND_TYPE[card.kind] == "soldier"
 
 
 def is_civilian(card: Card) -> bool:
     """A Civilian, or a Spy in its own Castle Zone (its text: treated as a Civilian there)."""
-    if spec(card).type == "civilian":
+    if KIND_TYPE[card.kind] == "civilian":
         return True
     return card.kind == "spy" and card.zone == castle_zone(card.side)
 
 
 def is_special(card: Card) -> bool:
-    return spec(card).type == "special" and not is_civilian(card)
+    return KIND_TYPE[card.kind] == "special" and not is_civilian(card)
 
 
 def is_building(card: Card) -> bool:
-    return spec(card).type == "building"
+    return KIND_TYPE[card.kind] == "building"
 
 
 def is_unit(card: Card) -> bool:
@@ -87,8 +92,8 @@ def is_unit(card: Card) -> bool:
     return spec(card).is_unit
 
 
-def in_play(state: GameState) -> Iterator[Card]:
-    return (card for card in state.cards if card.place == PLAY)
+def in_play(state: GameState) -> list[Card]:
+    return [card for card in state.cards if card.place == PLAY]
 
 
 def in_zone(state: GameState, zone: int) -> list[Card]:
@@ -97,16 +102,11 @@ def in_zone(state: GameState, zone: int) -> list[Card]:
 
 def has_in_play(state: GameState, side: int, kind: str, zone: int | None = None) -> bool:
     """Whether ``side`` has a ``kind`` card in play (in ``zone``); hot in every rules check."""
-    if kind in COLOUR_SET:  # one per side, at a fixed id
+    if kind in COLOUR_INDEX:  # one per side, at a fixed id
         card = state.cards[colour_id(side, kind)]
         return card.place == PLAY and (zone is None or card.zone == zone)
-    for card in state.cards:
-        if (
-            card.kind == kind
-            and card.place == PLAY
-            and card.side == side
-            and (zone is None or card.zone == zone)
-        ):
+    for card in state.by_kind.get(kind, ()):
+        if card.place == PLAY and card.side == side and (zone is None or card.zone == zone):
             return True
     return False
 
@@ -122,10 +122,14 @@ def river_between(state: GameState, a: int, b: int) -> bool:
 
 def has_forward_soldier(state: GameState, side: int) -> bool:
     """A Soldier of ``side`` outside its own Castle Zone, not on a Marsh (Special Attacks)."""
-    return any(
-        card.side == side
-        and is_soldier(card)
-        and card.zone != castle_zone(side)
-        and terrain(state, card.zone) != "marsh"
-        for card in in_play(state)
-    )
+    home = castle_zone(side)
+    for kind in SOLDIER_KINDS:  # the Soldier cards only, not all eighty
+        for card in state.by_kind.get(kind, ()):
+            if (
+                card.place == PLAY
+                and card.side == side
+                and card.zone != home
+                and state.terrain[card.zone] != "marsh"
+            ):
+                return True
+    return False

@@ -5,6 +5,7 @@ Bots read only their view and the legal actions; each keeps its own ``Rng(seed)`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engines.base import Decision
@@ -87,11 +88,14 @@ class HeuristicBot(_Timed):
         if view["phase"] == "response":
             return self._respond(board, legal)
         scorer = _Scorer(view, board, side)
+        raters = scorer.raters
         best, best_score = legal[0], 0.0
         for action in legal:
-            score = scorer.score(action)
-            if score > best_score:
-                best, best_score = action, score + self.rng.random() * 0.01
+            rate = raters.get(action["type"])  # end_turn and resign score 0: never the best
+            if rate is not None:
+                score = rate(action)
+                if score > best_score:
+                    best, best_score = action, score + self.rng.random() * 0.01
         return best
 
     def _respond(self, board: dict[int, dict[str, Any]], legal: list[Action]) -> Action:
@@ -115,34 +119,39 @@ class _Scorer:
         self.home = 0 if side == 0 else 5
         self.middle = self.home + self.fwd
         self.enemy_middle = 5 - self.middle
-        mine = [c for c in board.values() if c["side"] == side]
-        foes = [c for c in board.values() if c["side"] != side]
+        self.raters: dict[str, Callable[[Action], float]] = {
+            "act": self._act,
+            "move": self._move,
+            "play": self._play,
+        }
+        # One pass over the board for every count the scores read.
         self.foes_by_zone: dict[int, int] = {}
-        for card in foes:
-            if card["type"] in ("soldier", "civilian", "special"):
-                self.foes_by_zone[card["zone"]] = self.foes_by_zone.get(card["zone"], 0) + 1
         self.mine_by_zone: dict[int, int] = {}
-        for card in mine:
-            if card["type"] in ("soldier", "civilian", "special"):
-                self.mine_by_zone[card["zone"]] = self.mine_by_zone.get(card["zone"], 0) + 1
-        self.soldiers = sum(1 for c in mine if c["type"] == "soldier")
-        self.enemy_soldiers = sum(1 for c in foes if c["type"] == "soldier")
-        self.kinds_in_play = {(c["side"], c["kind"]) for c in board.values()}
-        self.threat = sum(1 for c in foes if c["type"] == "soldier" and self.depth(c["zone"]) <= 2)
-        self.ready_shooters = sum(1 for c in mine if c["type"] == "soldier" and c["acts"] > 0)
+        self.soldiers = self.enemy_soldiers = self.threat = self.ready_shooters = 0
+        for card in board.values():
+            card_type = card["type"]
+            unit = card_type == "soldier" or card_type == "civilian" or card_type == "special"
+            if card["side"] == side:
+                if unit:
+                    self.mine_by_zone[card["zone"]] = self.mine_by_zone.get(card["zone"], 0) + 1
+                if card_type == "soldier":
+                    self.soldiers += 1
+                    if card["acts"] > 0:
+                        self.ready_shooters += 1
+            else:
+                if unit:
+                    self.foes_by_zone[card["zone"]] = self.foes_by_zone.get(card["zone"], 0) + 1
+                if card_type == "soldier":
+                    self.enemy_soldiers += 1
+                    if self.depth(card["zone"]) <= 2:
+                        self.threat += 1
 
     def depth(self, zone: int) -> int:
         return zone if self.side == 0 else 5 - zone
 
     def score(self, action: Action) -> float:
-        kind = action["type"]
-        if kind == "act":
-            return self._act(action)
-        if kind == "move":
-            return self._move(action)
-        if kind == "play":
-            return self._play(action)
-        return 0.0
+        rate = self.raters.get(action["type"])
+        return 0.0 if rate is None else rate(action)
 
     def _act(self, action: Action) -> float:
         actor = self.board[action["card"]]
@@ -163,13 +172,15 @@ class _Scorer:
 
     def _move(self, action: Action) -> float:
         card = self.board[action["card"]]
-        to = action["to"]
-        gain = self.depth(to) - self.depth(card["zone"])
+        to: int = action["to"]
+        to_depth = to if self.side == 0 else 5 - to  # self.depth, inlined: this runs most
+        zone: int = card["zone"]
+        gain = to_depth - (zone if self.side == 0 else 5 - zone)
         kind = card["kind"]
         if kind in ("spy", "assassin"):
             if kind == "spy" and self.view["hand_sizes"] and gain > 0:
                 return 2.0 + gain
-            if kind == "assassin" and gain > 0 and self.depth(to) <= 5 and self.soldiers >= 2:
+            if kind == "assassin" and gain > 0 and to_depth <= 5 and self.soldiers >= 2:
                 return 1.0 + gain
             return 0.0
         if kind in ("general", "wizard"):
@@ -177,15 +188,15 @@ class _Scorer:
         if card["type"] == "civilian":
             return 1.0 if card["zone"] == self.home and to == self.middle else 0.0
         if card["type"] == "building":
-            return 3.0 if gain > 0 and self.depth(to) <= 3 else 0.0
+            return 3.0 if gain > 0 and to_depth <= 3 else 0.0
         foes_there = self.foes_by_zone.get(to, 0)
-        if self.threat and gain < 0 and self.depth(to) >= 1:
+        if self.threat and gain < 0 and to_depth >= 1:
             return 6.0  # fall back to defend the Castle
         if gain > 0:
-            if kind == "archer" and self.depth(to) > 3:
+            if kind == "archer" and to_depth > 3:
                 return 0.0
             strength = self.mine_by_zone.get(card["zone"], 0)
-            if self.soldiers >= 4 or foes_there or self.depth(to) <= 2:
+            if self.soldiers >= 4 or foes_there or to_depth <= 2:
                 return 2.0 + gain + (2 if foes_there else 0) + 0.1 * strength
         return 0.0
 

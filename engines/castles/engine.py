@@ -19,6 +19,7 @@ from engines.castles.view import to_act, view
 CODE = "castles/"
 TURN_TYPES = frozenset({"end_turn", "play", "move", "act"})
 WINDOW_TYPES = frozenset({"pass", "trap_prompts_off", "trap", "strike"})
+ALL_TYPES = TURN_TYPES | WINDOW_TYPES | {"resign"}
 
 
 class CastlesEngine:
@@ -55,7 +56,7 @@ class CastlesEngine:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
             raise InvalidAction(CODE + "bad_seat", "no such seat")
         kind = action["type"]
-        if kind not in TURN_TYPES | WINDOW_TYPES | {"resign"}:
+        if kind not in ALL_TYPES:
             raise InvalidAction(CODE + "unknown_action", f"unknown action type {kind!r}")
         if state.phase == "over":
             raise IllegalAction(CODE + "game_over", "the match is over")

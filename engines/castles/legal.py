@@ -8,6 +8,7 @@ from typing import Any
 
 from engines.base import ActionError
 from engines.castles.board import (
+    KIND_TYPE,
     castle_zone,
     enemy,
     is_soldier,
@@ -16,19 +17,33 @@ from engines.castles.board import (
     side_of,
     spec,
 )
+from engines.castles.cards import CARDS
 from engines.castles.combat import SHOOTERS, target_refusal
-from engines.castles.movement import plan_move
-from engines.castles.playing import EFFECTS, check_requirements
+from engines.castles.movement import engine_move_refusal, unit_destinations
+from engines.castles.playing import (
+    EFFECTS,
+    effect_target_refusal,
+    home_archers,
+    rally_met,
+    requirement_refusal,
+)
 from engines.castles.state import PLAY, Card, GameState
-from engines.castles.unit_actions import building_zone_refusal, check_action
+from engines.castles.unit_actions import building_zone_refusal, close_refusal, unseen_cards
 
 Action = dict[str, Any]
 END_TURN: Action = {"type": "end_turn"}
 RESIGN: Action = {"type": "resign"}
+TARGETED_EFFECTS = frozenset({"repair", "medicine", "charge", "rout"})
+CLOSE_ACTORS = frozenset({"assassin", "mason", "medic"})
+
+# Candidates are not tried through ``apply``'s raising checks: a refusal costs an exception and
+# bots ask for this list before every action. They are tested with the ``*_refusal`` predicates
+# those checks raise from, so the two cannot disagree (test_legal.py compares them too).
 
 
 def _accepted(check: Callable[..., object], *args: Any) -> bool:
-    """Whether the checking code (the same ``apply`` runs) accepts these arguments."""
+    """Whether the checking code (the same ``apply`` runs) accepts these arguments; kept for
+    Resurrection's few pairs, a rare card whose check has no separate predicate."""
     try:
         check(*args)
     except ActionError:
@@ -39,16 +54,37 @@ def _accepted(check: Callable[..., object], *args: Any) -> bool:
 def turn_actions(state: GameState, seat: int) -> list[Action]:
     """The active seat's choices: end the turn first (the time-out default), resign last."""
     side = side_of(seat)
-    mine = [c for c in state.cards if c.place == PLAY and c.side == side]
     board = [c for c in state.cards if c.place == PLAY]
+    mine = [c for c in board if c.side == side]
     actions: list[Action] = [END_TURN]
     actions.extend(_plays(state, seat, side, board))
+    # Cards of one side that share a kind, a zone (and, for moves, a charge) have the same
+    # destinations and targets: the checks read nothing else of the card. Soldiers stack, so
+    # each group is worked out once and then listed for every card in it.
+    reaches: dict[tuple[str, int, bool], list[int]] = {}
     for card in mine:
         if card.moves > 0:
-            actions.extend(_moves(state, card, mine))
+            if KIND_TYPE[card.kind] == "building":
+                actions += _engine_moves(state, card, mine)
+                continue
+            key = (card.kind, card.zone, card.charged)
+            zones = reaches.get(key)
+            if zones is None:
+                zones = reaches[key] = _destinations(state, card)
+            for to in zones:  # plain loops, not comprehensions: 3.11 calls a function for each
+                actions.append({"type": "move", "card": card.id, "to": to})
+    targets: dict[tuple[str, int], list[int]] = {}
     for card in mine:
         if card.acts > 0:
-            actions.extend(_acts(state, seat, card, board))
+            if card.kind in SHOOTERS or card.kind in CLOSE_ACTORS:
+                where = (card.kind, card.zone)
+                hits = targets.get(where)
+                if hits is None:
+                    hits = targets[where] = _targets(state, card, board)
+                for target in hits:
+                    actions.append({"type": "act", "card": card.id, "target": target})
+            else:
+                actions += _other_acts(state, seat, card)
     actions.append(RESIGN)
     return actions
 
@@ -58,34 +94,45 @@ def _plays(state: GameState, seat: int, side: int, board: list[Card]) -> list[Ac
     seen: set[str] = set()
     for card_id in state.hands[seat]:
         card = state.cards[card_id]
-        kind = spec(card)
         if card.kind in seen:
             continue  # identical cards give identical choices: list the first copy only
         seen.add(card.kind)
-        if kind.type in ("soldier", "civilian"):
-            for zone in (castle_zone(side), middle_zone(side)):
-                out.append({"type": "play", "card": card_id, "zone": zone})
+        kind_type = CARDS[card.kind].type
+        if kind_type == "soldier" or kind_type == "civilian":
+            out.append({"type": "play", "card": card_id, "zone": castle_zone(side)})
+            out.append({"type": "play", "card": card_id, "zone": middle_zone(side)})
         elif (
-            kind.type == "action"
+            kind_type == "action"
             and card.kind in EFFECTS
-            and _accepted(check_requirements, state, side, card)
+            and requirement_refusal(state, side, card) is None
         ):
             out.extend(_effect_choices(state, side, card, board))
     return out
 
 
 def _effect_choices(state: GameState, side: int, card: Card, board: list[Card]) -> list[Action]:
+    kind = card.kind
+    if kind in TARGETED_EFFECTS:
+        return [
+            {"type": "play", "card": card.id, "target": t.id}
+            for t in board
+            if effect_target_refusal(state, side, kind, t) is None
+        ]
     base: Action = {"type": "play", "card": card.id}
-    if card.kind in ("repair", "medicine", "charge", "rout"):
-        options = [{**base, "target": t.id} for t in board]
-    elif card.kind == "incendiarism":
-        options = [{**base, "zone": z} for z in range(6)]
-    elif card.kind == "resurrection":
+    if kind == "incendiarism":
+        return [{**base, "zone": z} for z in range(6)]  # its only check: a zone 0..5
+    if kind == "arrow_rain":
+        return [base] if home_archers(state, side) else []
+    if kind == "rally_forces":
+        soldiers = [c for c in board if c.side == side and is_soldier(c)]
+        return [base] if rally_met(side, soldiers) else []
+    if kind in ("ambush", "plague", "lightning_storm"):
+        return [base]  # no check beyond the requirements
+    if kind == "resurrection":  # a few pairs, tried through its own check
         options = [{**base, "targets": pair} for pair in _fallen_pairs(state)]
     else:
-        options = [dict(base)]
-    effect = EFFECTS[card.kind]
-    return [a for a in options if _accepted(effect, state, side, a)]
+        options = [base]
+    return [a for a in options if _accepted(EFFECTS[kind], state, side, a)]
 
 
 def _fallen_pairs(state: GameState) -> list[list[int]]:
@@ -97,52 +144,59 @@ def _fallen_pairs(state: GameState) -> list[list[int]]:
     return list(pairs.values())
 
 
-def _moves(state: GameState, card: Card, mine: list[Card]) -> list[Action]:
-    out: list[Action] = []
+def _engine_moves(state: GameState, card: Card, mine: list[Card]) -> list[Action]:
+    """A Catapult's or Cannon's moves with every group of carriers, by ``plan_move``'s checks."""
     kind = spec(card)
-    if kind.type == "building":
-        if kind.carriers == 0:
-            return out
-        able = [
-            c
-            for c in mine
-            if c.zone == card.zone and c.moves > 0 and spec(c).type in ("soldier", "civilian")
-        ]
-        for to in (card.zone - 1, card.zone + 1):
-            for group in combinations(able, kind.carriers):
-                if _accepted(plan_move, state, card, to, list(group)):
-                    out.append(
-                        {"type": "move", "card": card.id, "to": to, "with": [c.id for c in group]}
-                    )
-        return out
-    reach = 2 if kind.move > 1 or kind.type == "soldier" else 1  # General, Charge: 2
-    for to in range(max(0, card.zone - reach), min(5, card.zone + reach) + 1):
-        if to != card.zone and _accepted(plan_move, state, card, to, []):
-            out.append({"type": "move", "card": card.id, "to": to})
+    if kind.carriers == 0:
+        return []
+    able = [
+        c
+        for c in mine
+        if c.zone == card.zone and c.moves > 0 and spec(c).type in ("soldier", "civilian")
+    ]
+    out: list[Action] = []
+    for to in (card.zone - 1, card.zone + 1):
+        for group in combinations(able, kind.carriers):
+            if engine_move_refusal(state, card, to, list(group)) is None:
+                out.append(
+                    {"type": "move", "card": card.id, "to": to, "with": [c.id for c in group]}
+                )
     return out
 
 
-def _acts(state: GameState, seat: int, card: Card, board: list[Card]) -> list[Action]:
-    base: Action = {"type": "act", "card": card.id}
+def _destinations(state: GameState, card: Card) -> list[int]:
+    """The zones a unit with a move left may go to, by ``plan_move``'s checks."""
+    kind = spec(card)
+    reach = 2 if kind.move > 1 or kind.type == "soldier" else 1  # General, Charge: 2
+    return unit_destinations(state, card, reach)
+
+
+def _targets(state: GameState, card: Card, board: list[Card]) -> list[int]:
+    """The cards in play a shooter, Assassin, Mason or Medic may act on (``check_action``)."""
     if card.kind in SHOOTERS:
-        return [{**base, "target": t.id} for t in board if target_refusal(state, card, t) is None]
+        return [t.id for t in board if target_refusal(state, card, t) is None]
+    return [t.id for t in board if close_refusal(card, t) is None]
+
+
+def _other_acts(state: GameState, seat: int, card: Card) -> list[Action]:
+    """The Builder's and the Spy's Actions, by the checks of ``unit_actions.check_action``."""
     if card.kind == "builder":
-        out = []
-        for card_id in state.hands[seat]:
-            building = state.cards[card_id]
-            if (
-                spec(building).type == "building"
-                and building_zone_refusal(building, card.side, card.zone) is None
-            ):
-                out.append({**base, "build": card_id})
-        return out
+        return [
+            {"type": "act", "card": card.id, "build": card_id}
+            for card_id in state.hands[seat]
+            if spec(state.cards[card_id]).type == "building"
+            and building_zone_refusal(state.cards[card_id], card.side, card.zone) is None
+        ]
     if card.kind == "spy":
-        options = [{**base, "seat": s} for s in seats_of(state, enemy(card.side))]
-    elif card.kind in ("assassin", "mason", "medic"):
-        options = [{**base, "target": t.id} for t in board if t.zone == card.zone]
-    else:
-        return []
-    return [a for a in options if _accepted(check_action, state, seat, card, a)]
+        foe = enemy(card.side)
+        if card.zone != castle_zone(foe):
+            return []  # the Spy looks only from the enemy Castle
+        return [
+            {"type": "act", "card": card.id, "seat": s}
+            for s in seats_of(state, foe)
+            if unseen_cards(state, card.side, s)
+        ]
+    return []
 
 
 def window_actions(state: GameState, seat: int) -> list[Action]:

@@ -65,59 +65,100 @@ def enter_play(card: Card, side: int, zone: int) -> None:
     card.seen_by = []
 
 
+REQUIREMENT_TEXT = {
+    "instant_only": "Trap is played in the opponent's turn",
+    "needs_wizard": "Spells need your Wizard in play",
+    "needs_general": "Special Attacks need your General",
+    "needs_forward_soldier": "Special Attacks need a Soldier out of your Castle",
+}
+
+
+def requirement_refusal(state: GameState, side: int, card: Card) -> str | None:
+    """Why ``side`` may not play the Action ``card`` now (a code suffix of REQUIREMENT_TEXT)."""
+    kind_class = spec(card).action_class
+    if kind_class == "instant":
+        return "instant_only"
+    if kind_class == "spell" and not has_in_play(state, side, "wizard"):
+        return "needs_wizard"
+    if kind_class == "attack":
+        if not has_in_play(state, side, "general"):
+            return "needs_general"
+        if not has_forward_soldier(state, side):
+            return "needs_forward_soldier"
+    return None
+
+
 def check_requirements(state: GameState, side: int, card: Card) -> None:
     """Spells need the Wizard; Special Attacks need the General and a forward Soldier.
 
     Raises ``IllegalAction`` castles/needs_wizard, castles/needs_general,
     castles/needs_forward_soldier, castles/instant_only (Trap is played in a response window).
     """
-    kind_class = spec(card).action_class
-    if kind_class == "instant":
-        raise IllegalAction(CODE + "instant_only", "Trap is played in the opponent's turn")
-    if kind_class == "spell" and not has_in_play(state, side, "wizard"):
-        raise IllegalAction(CODE + "needs_wizard", "Spells need your Wizard in play")
-    if kind_class == "attack":
-        if not has_in_play(state, side, "general"):
-            raise IllegalAction(CODE + "needs_general", "Special Attacks need your General")
-        if not has_forward_soldier(state, side):
-            raise IllegalAction(
-                CODE + "needs_forward_soldier", "Special Attacks need a Soldier out of your Castle"
-            )
+    refusal = requirement_refusal(state, side, card)
+    if refusal:
+        raise IllegalAction(CODE + refusal, REQUIREMENT_TEXT[refusal])
+
+
+def effect_target_refusal(state: GameState, side: int, kind: str, target: Card) -> str | None:
+    """Why the targeted Action ``kind`` (Repair, Medicine, Charge, Rout) may not take the card
+    in play ``target``: bad_target, full_hp or rout_forbidden, checked in that order."""
+    if kind == "repair" or kind == "medicine":
+        fits = (
+            is_building(target) if kind == "repair" else is_soldier(target) or is_civilian(target)
+        )
+        if not fits:
+            return "bad_target"
+        return "full_hp" if target.hp >= spec(target).hp else None
+    if kind == "charge":
+        mine = target.side == side and is_soldier(target)
+        return None if mine and terrain(state, target.zone) != "marsh" else "bad_target"
+    foe = enemy(side)  # Rout
+    if target.side != foe or not is_soldier(target) or depth(side, target.zone) > 2:
+        return "bad_target"
+    if has_in_play(state, foe, "general") or has_in_play(state, foe, "watchtower"):
+        return "rout_forbidden"  # the enemy General or Watchtower forbids Rout
+    return None
+
+
+TARGET_TEXT = {
+    "repair": "Repair needs a damaged Building",
+    "medicine": "Medicine needs a wounded Civilian or Soldier",
+    "charge": "Charge needs your Soldier, not on a Marsh",
+    "rout": "Rout needs an enemy Soldier across the Front, and no enemy General or Watchtower",
+}
+
+
+def _effect_target(state: GameState, side: int, kind: str, action: dict[str, Any]) -> Card:
+    """The target of a targeted Action card, checked (raises its ``effect_target_refusal``)."""
+    target = in_play_target(state, action)
+    refusal = effect_target_refusal(state, side, kind, target)
+    if refusal:
+        raise IllegalAction(CODE + refusal, TARGET_TEXT[kind])
+    return target
 
 
 Effect = Callable[[GameState, int, dict[str, Any]], Callable[[], list[Event]]]
 
 
 def _repair(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
-    target = in_play_target(state, action)
-    if not is_building(target):
-        raise IllegalAction(CODE + "bad_target", "Repair needs a Building")
-    return _healing(state, target, CARDS["repair"].heal, "repair")
+    return _healing(state, _effect_target(state, side, "repair", action), "repair")
 
 
 def _medicine(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
-    target = in_play_target(state, action)
-    if not (is_soldier(target) or is_civilian(target)):
-        raise IllegalAction(CODE + "bad_target", "Medicine needs a Civilian or Soldier")
-    return _healing(state, target, CARDS["medicine"].heal, "medicine")
+    return _healing(state, _effect_target(state, side, "medicine", action), "medicine")
 
 
-def _healing(state: GameState, target: Card, amount: int, source: str) -> Callable[[], list[Event]]:
-    if target.hp >= spec(target).hp:
-        raise IllegalAction(CODE + "full_hp", "that card has all its HP")
-
+def _healing(state: GameState, target: Card, source: str) -> Callable[[], list[Event]]:
     def run() -> list[Event]:
         events: list[Event] = []
-        heal(state, target, amount, source, events)
+        heal(state, target, CARDS[source].heal, source, events)
         return events
 
     return run
 
 
 def _charge(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
-    target = in_play_target(state, action)
-    if target.side != side or not is_soldier(target) or terrain(state, target.zone) == "marsh":
-        raise IllegalAction(CODE + "bad_target", "Charge needs your Soldier, not on a Marsh")
+    target = _effect_target(state, side, "charge", action)
 
     def run() -> list[Event]:
         target.charged = True
@@ -126,12 +167,17 @@ def _charge(state: GameState, side: int, action: dict[str, Any]) -> Callable[[],
     return run
 
 
-def _arrow_rain(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
-    archers = [
+def home_archers(state: GameState, side: int) -> list[Card]:
+    """``side``'s Archers in its own Castle Zone: Arrow Rain needs one and readies them all."""
+    return [  # by_kind keeps card order, as a scan of the cards in play would
         c
-        for c in in_play(state)
-        if c.kind == "archer" and c.side == side and c.zone == castle_zone(side)
+        for c in state.by_kind.get("archer", ())
+        if c.place == PLAY and c.side == side and c.zone == castle_zone(side)
     ]
+
+
+def _arrow_rain(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
+    archers = home_archers(state, side)
     if not archers:
         raise IllegalAction(CODE + "needs_archer", "Arrow Rain needs an Archer in your Castle Zone")
 
@@ -144,14 +190,8 @@ def _arrow_rain(state: GameState, side: int, action: dict[str, Any]) -> Callable
 
 
 def _rout(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
-    target = in_play_target(state, action)
+    target = _effect_target(state, side, "rout", action)
     foe = enemy(side)
-    if target.side != foe or not is_soldier(target) or depth(side, target.zone) > 2:
-        raise IllegalAction(CODE + "bad_target", "Rout needs an enemy Soldier across the Front")
-    if has_in_play(state, foe, "general"):
-        raise IllegalAction(CODE + "rout_forbidden", "the enemy General is in play")
-    if has_in_play(state, foe, "watchtower"):
-        raise IllegalAction(CODE + "rout_forbidden", "the enemy Watchtower forbids Rout")
 
     def run() -> list[Event]:
         start, target.zone = target.zone, middle_zone(foe)
@@ -160,10 +200,15 @@ def _rout(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], l
     return run
 
 
+def rally_met(side: int, soldiers: list[Card]) -> bool:
+    """Rally Forces needs ``side``'s Soldiers in its Castle, Middle and Front Zones."""
+    zones = {c.zone for c in soldiers}
+    return {castle_zone(side), middle_zone(side), front_zone(side)} <= zones
+
+
 def _rally(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
     soldiers = [c for c in in_play(state) if c.side == side and is_soldier(c)]
-    zones = {c.zone for c in soldiers}
-    if not {castle_zone(side), middle_zone(side), front_zone(side)} <= zones:
+    if not rally_met(side, soldiers):
         raise IllegalAction(CODE + "rally_unmet", "needs Soldiers in your Castle, Middle, Front")
 
     def run() -> list[Event]:

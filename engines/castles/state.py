@@ -11,7 +11,7 @@ from engines.base import Rng
 PILE, HAND, PLAY, DISCARD = "pile", "hand", "play", "discard"
 
 
-@dataclass
+@dataclass(slots=True)  # slots: the rules and views read card fields thousands of times a game
 class Card:
     """One physical card. ``side`` is its owner once in play (colour cards always have one)."""
 
@@ -28,7 +28,7 @@ class Card:
     seen_by: list[int] = field(default_factory=list)  # sides a Spy showed it to, in hand
 
 
-@dataclass
+@dataclass(slots=True)
 class Window:
     """A response window in the mover's turn: Trap (and, with terrain, opportunity strikes)."""
 
@@ -66,6 +66,15 @@ class GameState:
     resigned: list[bool] = field(default_factory=list)
     winner_side: int | None = None
     end_reason: str = ""
+    # Derived, not serialised: the cards of each kind. A card's kind never changes, so this
+    # stays true for the whole match and lets "has X in play" look at 2-12 cards, not all 80.
+    by_kind: dict[str, tuple[Card, ...]] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        grouped: dict[str, list[Card]] = {}
+        for card in self.cards:
+            grouped.setdefault(card.kind, []).append(card)
+        self.by_kind = {kind: tuple(cards) for kind, cards in grouped.items()}
 
     @property
     def teams(self) -> bool:

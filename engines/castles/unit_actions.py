@@ -73,11 +73,12 @@ def check_action(state: GameState, seat: int, card: Card, action: dict[str, Any]
             return events
 
         return shoot
-    if target.zone != card.zone:
-        raise IllegalAction(CODE + "out_of_range", "the target must be in this card's zone")
+    refusal = close_refusal(card, target)
+    if refusal:
+        raise IllegalAction(
+            CODE + refusal, CLOSE_TEXT.get(card.kind, "that card cannot act on that")
+        )
     if card.kind == "assassin":
-        if target.side != enemy(card.side) or not is_special(target):
-            raise IllegalAction(CODE + "bad_target", "the Assassin kills enemy Special cards")
 
         def kill() -> list[Event]:
             events = [make_event("attacked", card=card.id, target=target.id)]
@@ -85,13 +86,6 @@ def check_action(state: GameState, seat: int, card: Card, action: dict[str, Any]
             return events
 
         return kill
-    fits = (
-        is_building(target) if card.kind == "mason" else is_soldier(target) or is_civilian(target)
-    )
-    if not fits:
-        raise IllegalAction(CODE + "bad_target", "wrong kind of card to heal")
-    if target.hp >= spec(target).hp:
-        raise IllegalAction(CODE + "full_hp", "that card has all its HP")
 
     def mend() -> list[Event]:
         events: list[Event] = []
@@ -99,6 +93,29 @@ def check_action(state: GameState, seat: int, card: Card, action: dict[str, Any]
         return events
 
     return mend
+
+
+CLOSE_TEXT = {
+    "assassin": "the Assassin kills enemy Special cards in its zone",
+    "mason": "the Mason repairs a damaged Building in its zone",
+    "medic": "the Medic heals a wounded Civilian or Soldier in its zone",
+}
+
+
+def close_refusal(card: Card, target: Card) -> str | None:
+    """Why the Assassin, Mason or Medic ``card`` may not act on ``target`` in play: out_of_range
+    (another zone), bad_target or full_hp, in that order; the check and the legal listing share
+    it."""
+    if target.zone != card.zone:
+        return "out_of_range"
+    if card.kind == "assassin":
+        return None if target.side == enemy(card.side) and is_special(target) else "bad_target"
+    fits = (
+        is_building(target) if card.kind == "mason" else is_soldier(target) or is_civilian(target)
+    )
+    if not fits:
+        return "bad_target"
+    return "full_hp" if target.hp >= spec(target).hp else None
 
 
 def building_zone_refusal(card: Card, side: int, zone: int) -> str | None:
@@ -133,6 +150,11 @@ def _build(state: GameState, seat: int, builder: Card, action: dict[str, Any]) -
     return build
 
 
+def unseen_cards(state: GameState, side: int, victim: int) -> list[int]:
+    """The cards of ``victim``'s hand that ``side``'s Spy has not shown it yet."""
+    return [i for i in state.hands[victim] if side not in state.cards[i].seen_by]
+
+
 def _spy(state: GameState, seat: int, spy: Card, action: dict[str, Any]) -> Runner:
     side = spy.side
     if spy.zone != castle_zone(enemy(side)):
@@ -141,7 +163,7 @@ def _spy(state: GameState, seat: int, spy: Card, action: dict[str, Any]) -> Runn
     victim = field_int(action, "seat") if "seat" in action or len(victims) > 1 else victims[0]
     if victim not in victims:
         raise IllegalAction(CODE + "bad_target", "name an opponent's seat")
-    unseen = [i for i in state.hands[victim] if side not in state.cards[i].seen_by]
+    unseen = unseen_cards(state, side, victim)
     if not unseen:
         raise IllegalAction(CODE + "nothing_to_reveal", "you have seen every card of that hand")
 

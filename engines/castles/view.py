@@ -6,7 +6,7 @@ from typing import Any
 
 from engines.castles.board import ROLES, colour_id, enemy, seats_of, side_of, zone_side
 from engines.castles.cards import CARDS
-from engines.castles.state import PLAY, Card, GameState
+from engines.castles.state import PLAY, GameState
 
 
 def to_act(state: GameState) -> list[int]:
@@ -17,37 +17,57 @@ def to_act(state: GameState) -> list[int]:
     return [state.active]
 
 
-def _in_play(card: Card) -> dict[str, Any]:
-    kind = CARDS[card.kind]
-    return {
-        "id": card.id,
-        "kind": card.kind,
-        "type": kind.type,
-        "side": card.side,
-        "zone": card.zone,
-        "hp": card.hp,
-        "max_hp": kind.hp,
-        "moves": card.moves,
-        "acts": card.acts,
-        "charged": card.charged,
+# One in-play entry per kind with the fixed fields filled in, in the view's key order: copying
+# it and setting the seven changing fields is cheaper than building a ten-key dict each time.
+IN_PLAY_TEMPLATES: dict[str, dict[str, Any]] = {
+    kind: {
+        "id": -1,
+        "kind": kind,
+        "type": spec.type,
+        "side": -1,
+        "zone": -1,
+        "hp": 0,
+        "max_hp": spec.hp,
+        "moves": 0,
+        "acts": 0,
+        "charged": False,
     }
+    for kind, spec in CARDS.items()
+}
+CASTLE_IDS = (colour_id(0, "castle"), colour_id(1, "castle"))
+ZONE_FACTS = tuple((z, zone_side(z), ROLES[z]) for z in range(6))
 
 
-def _card(state: GameState, card_id: int) -> dict[str, Any]:
-    return {"id": card_id, "kind": state.cards[card_id].kind}
+def _in_play(state: GameState) -> list[dict[str, Any]]:
+    out = []
+    for card in state.cards:
+        if card.place == PLAY:
+            entry = IN_PLAY_TEMPLATES[card.kind].copy()  # a fresh dict: views are snapshots
+            entry["id"] = card.id
+            entry["side"] = card.side
+            entry["zone"] = card.zone
+            entry["hp"] = card.hp
+            entry["moves"] = card.moves
+            entry["acts"] = card.acts
+            entry["charged"] = card.charged
+            out.append(entry)
+    return out
 
 
 def view(state: GameState, seat: int | None, outcome: dict[str, Any] | None) -> dict[str, Any]:
     """The board is open; hands, piles and the RNG are not. A seat sees its own hand and the
     enemy cards its side's Spy revealed (while they stay in that hand); never its partner's."""
     side = None if seat is None else side_of(seat)
+    cards = state.cards
     known: dict[str, list[dict[str, Any]]] = {}
     if side is not None:
         for other in seats_of(state, enemy(side)):
-            shown = [i for i in state.hands[other] if side in state.cards[i].seen_by]
+            shown = [i for i in state.hands[other] if side in cards[i].seen_by]
             if shown:
-                known[str(other)] = [_card(state, i) for i in shown]
+                known[str(other)] = [{"id": i, "kind": cards[i].kind} for i in shown]
     window = state.window
+    # Lean on purpose (template copies, few comprehensions, which 3.11 runs as calls): the host
+    # builds a view for every seat after every action.
     return {
         "game": "castles",
         "phase": state.phase,
@@ -62,17 +82,19 @@ def view(state: GameState, seat: int | None, outcome: dict[str, Any] | None) -> 
         "turn": state.turn,
         "max_turns": state.max_turns,
         "zones": [
-            {"zone": z, "side": zone_side(z), "role": ROLES[z], "terrain": state.terrain[z]}
-            for z in range(6)
+            {"zone": z, "side": zone_owner, "role": role, "terrain": state.terrain[z]}
+            for z, zone_owner, role in ZONE_FACTS
         ],
         "rivers": list(state.rivers),
-        "castle_hp": [state.cards[colour_id(s, "castle")].hp for s in (0, 1)],
-        "in_play": [_in_play(c) for c in state.cards if c.place == PLAY],
-        "hand": [] if seat is None else [_card(state, i) for i in state.hands[seat]],
-        "hand_sizes": [len(hand) for hand in state.hands],
+        "castle_hp": [cards[CASTLE_IDS[0]].hp, cards[CASTLE_IDS[1]].hp],
+        "in_play": _in_play(state),
+        "hand": []
+        if seat is None
+        else [{"id": i, "kind": cards[i].kind} for i in state.hands[seat]],
+        "hand_sizes": list(map(len, state.hands)),
         "known": known,
-        "pile_sizes": [len(pile) for pile in state.piles],
-        "discard": [_card(state, i) for i in state.discard],
+        "pile_sizes": list(map(len, state.piles)),
+        "discard": [{"id": i, "kind": cards[i].kind} for i in state.discard],
         "ambush": state.ambush,
         "trap_prompts": None if seat is None else not state.prompts_off[seat],
         "window": None
