@@ -26,6 +26,7 @@ from app.db.engine import create_engine, create_sessionmaker
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService
 from app.realtime import gateway, lobby_socket
+from app.realtime.frames import FrameFlusher
 from app.realtime.pinger import Pinger
 from app.sessions.hub import Hub
 from app.tournaments.ladders import LadderService
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessionmaker
         app.state.hub = hub
         app.state.pinger = pinger = Pinger()
+        app.state.flusher = FrameFlusher()
         app.state.lobby_feed = feed
         app.state.lobbies = LobbyService(hub, feed)
         writer = Writer(engine, sessionmaker)

@@ -22,6 +22,7 @@ test client, another server) a peer sends through ``WebSocket.send_text`` as bef
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -41,6 +42,30 @@ def text_frame(payload: bytes) -> bytes:
     if size < 65536:
         return b"\x81\x7e" + size.to_bytes(2, "big") + payload
     return b"\x81\x7f" + size.to_bytes(8, "big") + payload
+
+
+class FrameFlusher:
+    """Runs the flushes asked for during one turn of the loop together, right after it: one
+    loop callback per broadcast instead of one per connection."""
+
+    def __init__(self) -> None:
+        self._due: list[Callable[[], None]] = []
+        self._scheduled = False
+
+    def schedule(self, flush: Callable[[], None]) -> None:
+        self._due.append(flush)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._run)
+
+    def _run(self) -> None:
+        self._scheduled = False
+        due, self._due = self._due, []
+        for flush in due:
+            try:
+                flush()
+            except Exception:  # one broken connection must not hold back the others
+                log.exception("flushing frames failed")
 
 
 class FrameProtocol(WebSocketsSansIOProtocol):

@@ -9,6 +9,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.config import Settings
 from app.errors import AppError
+from app.realtime.frames import FrameFlusher
 from app.realtime.grab import arbitration_record, grab_action, grab_input
 from app.realtime.messages import (
     Action,
@@ -42,7 +43,8 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
     pinger: Pinger = websocket.app.state.pinger
-    peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s)
+    flusher: FrameFlusher = websocket.app.state.flusher
+    peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s, flusher)
     writer = asyncio.create_task(peer.write_loop())
     pinger.add(peer)
     session: GameSession | None = None

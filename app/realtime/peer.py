@@ -11,13 +11,15 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
-from app.realtime.frames import SCOPE_KEY, FrameProtocol
+from app.realtime.frames import SCOPE_KEY, FrameFlusher, FrameProtocol
 from app.realtime.links import IDLE_PING_MS, RACE_PING_MS, LinkMeter, SendLog
 from app.sessions import wire
 
 # Matches without grab races read no link statistics: their sockets only need keep-alives,
 # and a ping per socket per second costs more than the moves at a few thousand sockets.
-KEEPALIVE_S = 5.0
+# uvicorn's protocol-level pings (every 20 s, answered by the browser itself) already find
+# dead connections; this message only keeps traffic flowing through idle-timeout proxies.
+KEEPALIVE_S = 30.0
 
 
 def _monotonic_ms() -> float:
@@ -40,7 +42,11 @@ class Peer:
     """
 
     def __init__(
-        self, websocket: WebSocket, outbox_limit: int, ping_interval_s: float = 1.0
+        self,
+        websocket: WebSocket,
+        outbox_limit: int,
+        ping_interval_s: float = 1.0,
+        flusher: FrameFlusher | None = None,
     ) -> None:
         self.websocket = websocket
         self.ping_interval_s = ping_interval_s
@@ -66,6 +72,7 @@ class Peer:
         extensions = websocket.scope.get("extensions") or {}
         self._frames: FrameProtocol | None = extensions.get(SCOPE_KEY)
         self._flush_pending = False
+        self._flusher = flusher or FrameFlusher()
         if self._frames is not None:
             self._frames.on_writable = self._schedule_flush
 
@@ -111,7 +118,7 @@ class Peer:
     def _schedule_flush(self) -> None:
         if not self._flush_pending:
             self._flush_pending = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self._flusher.schedule(self._flush)
 
     def _flush(self) -> None:
         """Write every queued message up to a close in one write (direct frames only)."""

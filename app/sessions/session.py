@@ -20,7 +20,7 @@ from app.sessions.clock import MatchClock
 from app.sessions.commands import Attach, Chat, Command, Detach, History, SeatInfo, Submit
 from app.sessions.races import RaceDesk, race_pings
 from app.sessions.timecontrol import TimeControl, TurnClocks
-from engines.base import ActionError, Engine, Event, State, awaiting_seats, events_for
+from engines.base import ALL, ActionError, Engine, Event, State, awaiting_seats, events_for
 
 log = logging.getLogger(__name__)
 
@@ -306,8 +306,12 @@ class GameSession:
             before_broadcast(version)
         for decision in ended:
             race_steps.grab_reply(self, decision)
+        public = None
+        if all(event.get("visible_to", ALL) == ALL for event in events):
+            public = wire.dumps(events_for(events, None))
         for peer in list(self.peers):
-            race_steps.broadcast(peer, self._patch_text(peer.seat, version, events, at_ms), version)
+            text = self._patch_text(peer.seat, version, events, at_ms, public)
+            race_steps.broadcast(peer, text, version)
         if not self.finished:
             self._after_change(events, acted=seat)
 
@@ -350,16 +354,27 @@ class GameSession:
         cached = self._views.get(seat)
         if cached is not None and cached[0] == self.version:
             return cached[1]
-        body = (
-            f'"view":{wire.dumps(self.engine.view(self.state, seat))},'
-            f'"legal":{wire.dumps(self._legal(seat))},'
-            f'"awaiting":{wire.dumps(sorted(self._awaiting()))}'
-        )
+        body = wire.dumps(
+            {
+                "view": self.engine.view(self.state, seat),
+                "legal": self._legal(seat),
+                "awaiting": sorted(self._awaiting()),
+            }
+        )[1:-1]  # one encoder call; the members are spliced into the patch
         self._views[seat] = (self.version, body)
         return body
 
-    def _patch_text(self, seat: int | None, version: int, events: list[Event], at_ms: int) -> str:
-        shown = wire.dumps(events_for(events, seat))
+    def _patch_text(
+        self,
+        seat: int | None,
+        version: int,
+        events: list[Event],
+        at_ms: int,
+        public_events: str | None = None,
+    ) -> str:
+        """``public_events``: the events' JSON when every seat sees all of them (encoded once
+        per broadcast instead of once per connection)."""
+        shown = public_events if public_events is not None else wire.dumps(events_for(events, seat))
         head = f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{shown},'
         return head + self._view_json(seat) + "}"
 
