@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.action_log import ActionLogWriter
 from app.db.repositories import MatchRepository
 from app.scoring.ledger import settle
+from app.sessions import deadlines, wire
 from app.sessions import races as race_steps
-from app.sessions import wire
 from app.sessions.bots import BotSeat
 from app.sessions.clock import MatchClock
 from app.sessions.commands import Attach, Chat, Command, Detach, History, SeatInfo, Submit
@@ -23,10 +23,6 @@ from app.sessions.timecontrol import TimeControl, TurnClocks
 from engines.base import ALL, ActionError, Engine, Event, State, awaiting_seats, events_for
 
 log = logging.getLogger(__name__)
-
-TICK: dict[str, Any] = {"type": "tick"}
-RESIGN: dict[str, Any] = {"type": "resign"}
-BOT_RETRY_MS = 200
 
 
 class GameSession:
@@ -112,10 +108,10 @@ class GameSession:
             while self._inbox:
                 await self._handle(self._inbox.popleft())
             if not self.finished:
-                await self._fire_due()
+                await deadlines.fire_due(self)
             if self._inbox:
                 continue
-            due = None if self.finished else self._next_due()
+            due = None if self.finished else deadlines.next_due(self)
             self._wake.clear()
             timer = None
             if due is not None:
@@ -412,118 +408,3 @@ class GameSession:
             text = wire.dumps(self._clock_message())
             for peer in list(self.peers):
                 peer.send_text(text)
-
-    def _next_due(self) -> int | None:
-        candidates: list[int] = []
-        deadline = self.engine.deadline(self.state)
-        if deadline is not None and deadline != self._stale_deadline:
-            if self.races is None:
-                candidates.append(deadline)
-            elif not self.races.holds_before(deadline):
-                # Held grabs before the deadline are decided first (their own due time).
-                candidates.append(self.races.tick_at(deadline))
-        if self.races is not None and (held := self.races.due_at()) is not None:
-            candidates.append(held)
-        turn_due = self.turn_clocks.next_due()
-        if turn_due is not None:
-            candidates.append(turn_due)
-        grace = self.time_control.grace_ms
-        if grace > 0:
-            candidates.extend(since + grace for since in self.disconnected.values())
-        candidates.extend(due for bot in self.bots.values() if (due := bot.due_at()) is not None)
-        return min(candidates, default=None)
-
-    async def _fire_due(self) -> None:
-        """Fire everything due now, one change at a time, earliest first."""
-        for _ in range(64):
-            if self.finished:
-                return
-            now = self.clock.now()
-            if self.races is not None:
-                race_steps.due_bot_grabs(self, now)
-                if await race_steps.settle_grabs(self):
-                    continue
-            deadline = self.engine.deadline(self.state)
-            held = self.races is not None and self.races.blocks(deadline or 0, self.clock.precise())
-            if (
-                deadline is not None
-                and deadline <= now
-                and deadline != self._stale_deadline
-                and not held
-            ):
-                events = self.engine.tick(self.state, now)
-                if events:
-                    await self._commit(None, TICK, now, events, "tick")
-                else:
-                    self._stale_deadline = deadline
-                continue
-            timed_out = self.turn_clocks.due(now)
-            if timed_out:
-                await self._time_out(timed_out[0], now)
-                continue
-            grace = self.time_control.grace_ms
-            abandoned = [
-                s for s, since in self.disconnected.items() if grace and since + grace <= now
-            ]
-            if abandoned:
-                self.disconnected.pop(abandoned[0])
-                await self._forfeit(abandoned[0], now, "abandoned")
-                continue
-            ready = [
-                (due, seat)
-                for seat, bot in self.bots.items()
-                if (due := bot.due_at()) is not None and due <= now
-            ]
-            if not ready:
-                return
-            await self._bot_act(min(ready)[1], now)
-
-    async def _bot_act(self, seat: int, now: int) -> None:
-        bot = self.bots[seat]
-        assert bot.plan is not None
-        action = bot.plan.action
-        if self.races is not None and action.get("type") == "grab":
-            race_steps.race_bot_grab(self, bot, now)
-            return
-        # A bot acts at the time it planned (its reaction time), never before the last version.
-        at_ms = max(min(bot.plan.at_ms, now), self._last_at_ms())
-        try:
-            events = self.engine.apply(self.state, seat, action, at_ms)
-        except ActionError as refusal:
-            log.debug("match %s bot %s refused %s: %s", self.match_id, seat, action, refusal.code)
-            bot.retry_at = now + BOT_RETRY_MS
-            bot.replan(self.engine.view(self.state, seat), self._legal(seat), now + 1)
-            return
-        await self._commit(seat, action, at_ms, events, "bot")
-
-    def _last_at_ms(self) -> int:
-        return self.history.last_at_ms
-
-    async def _time_out(self, seat: int, now: int) -> None:
-        self.turn_clocks.stop(seat, now)
-        if self.time_control.on_timeout == "forfeit":
-            await self._forfeit(seat, now, "time")
-            return
-        legal = [
-            a for a in self.engine.legal_actions(self.state, seat) if a.get("type") != "resign"
-        ]
-        for action in legal[:1]:
-            try:
-                events = self.engine.apply(self.state, seat, action, now)
-            except ActionError:
-                break
-            await self._commit(seat, action, now, events, "timeout")
-            return
-        await self._forfeit(seat, now, "time")
-
-    async def _forfeit(self, seat: int, now: int, reason: str) -> None:
-        """Resign ``seat`` for ``reason`` (time or abandoned); a seat already out is skipped."""
-        try:
-            events = self.engine.apply(self.state, seat, RESIGN, now)
-        except ActionError:
-            self.turn_clocks.stop(seat, now)
-            return
-        self.forfeits[str(seat)] = reason
-        # The logged action stays a plain resign so replay feeds the engine what it accepted;
-        # the reason lives in ``cause`` (and in the match's forfeits at the end).
-        await self._commit(seat, dict(RESIGN), now, events, f"forfeit_{reason}")
