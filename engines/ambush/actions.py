@@ -31,6 +31,10 @@ def _field(ok: bool, message: str) -> None:
     require(ok, "ambush/bad_field", message, illegal=False)
 
 
+# Every field an action of each type may carry, "type" included (checked on every action).
+_ALLOWED: dict[str, frozenset[str]] = {kind: names | {"type"} for kind, names in _FIELDS.items()}
+
+
 def _cell(action: dict[str, Any], key: str) -> Cell:
     cell = parse_cell(action.get(key))
     _field(cell is not None, f"{key} must be [x, y] with two integers")
@@ -44,26 +48,29 @@ def validate(state: AmbushState, seat: int, action: Any, at_ms: Any) -> Apply:
     one the rules refuse now (``game_over``, ``seat_out`` and the per-action codes)."""
     require(isinstance(action, dict), "ambush/unknown_action", "an action is a dict", illegal=False)
     kind = action.get("type")
-    require(kind in _FIELDS, "ambush/unknown_action", f"unknown action {kind!r}", illegal=False)
-    extra = set(action) - _FIELDS[kind] - {"type"}
-    _field(not extra, f"unexpected fields {sorted(extra)}")
-    _field(isinstance(at_ms, int) and not isinstance(at_ms, bool), "at_ms must be an integer")
-    require(
-        isinstance(seat, int) and 0 <= seat < state.seats,
-        "ambush/bad_seat",
-        "no such seat",
-        illegal=False,
-    )
-    require(state.phase != "over", "ambush/game_over", "the game is over")
-    require(state.alive[seat], "ambush/seat_out", "this castle is out of the game")
+    # Messages with f-strings are built only on refusal: this runs for every action.
+    if kind not in _FIELDS:
+        raise InvalidAction("ambush/unknown_action", f"unknown action {kind!r}")
+    if not _ALLOWED[kind].issuperset(action):
+        extra = set(action) - _ALLOWED[kind]
+        raise InvalidAction("ambush/bad_field", f"unexpected fields {sorted(extra)}")
+    if not isinstance(at_ms, int) or isinstance(at_ms, bool):
+        raise InvalidAction("ambush/bad_field", "at_ms must be an integer")
+    if not isinstance(seat, int) or not 0 <= seat < state.seats:
+        raise InvalidAction("ambush/bad_seat", "no such seat")
+    if state.phase == "over":
+        raise IllegalAction("ambush/game_over", "the game is over")
+    if not state.alive[seat]:
+        raise IllegalAction("ambush/seat_out", "this castle is out of the game")
     return _VALIDATORS[kind](state, seat, action, at_ms)
 
 
 def _on_turn(state: AmbushState, seat: int, phase: str, step: str | None) -> None:
     require(state.turn == seat, "ambush/not_your_turn", "it is not your turn")
-    require(state.phase == phase, "ambush/wrong_step", f"this action needs the {phase} phase")
-    if step is not None:
-        require(state.step == step, "ambush/wrong_step", f"this action needs the {step} step")
+    if state.phase != phase:
+        raise IllegalAction("ambush/wrong_step", f"this action needs the {phase} phase")
+    if step is not None and state.step != step:
+        raise IllegalAction("ambush/wrong_step", f"this action needs the {step} step")
 
 
 def _placement(state: AmbushState, cell: Cell) -> None:
@@ -84,7 +91,8 @@ def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
     """Rule 2. Refuses: bad_field, not_your_turn, wrong_step, card_not_in_hand, bad_target,
     cell_not_free, cell_not_adjacent, bad_look (Scout), bad_swap (Trickster)."""
     card_id = action.get("card")
-    _field(isinstance(card_id, str) and card_id in CARDS, f"unknown card {card_id!r}")
+    if not (isinstance(card_id, str) and card_id in CARDS):
+        raise InvalidAction("ambush/bad_field", f"unknown card {card_id!r}")
     assert isinstance(card_id, str)
     card = CARDS[card_id]
     cell = _cell(action, "cell")
@@ -168,12 +176,17 @@ def _grab(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
     after the end), hand_busy (inside the cooldown), empty_cell."""
     cell = _cell(action, "cell")
     running = state.race
-    require(state.phase == "ambush" and running is not None, "ambush/no_race", "no race")
-    assert running is not None
-    require(at_ms >= running.started_at, "ambush/before_call", "grabs start at the call")
-    require(at_ms < race.race_end_at(state), "ambush/race_over", "the race has ended")
-    require(at_ms >= running.next_free[seat], "ambush/hand_busy", "your hand is still busy")
-    require(cell in state.grid, "ambush/empty_cell", "no card on that cell")
+    # Checks as plain ifs (no ``require`` call each): grabs are the most frequent action.
+    if state.phase != "ambush" or running is None:
+        raise IllegalAction("ambush/no_race", "no race")
+    if at_ms < running.started_at:
+        raise IllegalAction("ambush/before_call", "grabs start at the call")
+    if at_ms >= race.race_end_at(state):
+        raise IllegalAction("ambush/race_over", "the race has ended")
+    if at_ms < running.next_free[seat]:
+        raise IllegalAction("ambush/hand_busy", "your hand is still busy")
+    if cell not in state.grid:
+        raise IllegalAction("ambush/empty_cell", "no card on that cell")
     return lambda ctx: race.grab(state, ctx, seat, cell, at_ms)
 
 
@@ -191,7 +204,8 @@ def _return(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -
     assert returning is not None
     require(seat in returning.owed, "ambush/not_over_limit", "your hand is within the limit")
     owed = returning.owed[seat]
-    require(len(cards) == owed, "ambush/bad_return", f"return exactly {owed} cards")
+    if len(cards) != owed:
+        raise IllegalAction("ambush/bad_return", f"return exactly {owed} cards")
     missing = Counter(cards) - Counter(state.hands[seat])
     require(not missing, "ambush/bad_return", "those cards are not all in your hand")
     return lambda ctx: race.return_cards(state, ctx, seat, list(cards))

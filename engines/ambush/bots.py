@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from engines.ambush.cards import AMBUSH, CARDS
@@ -28,6 +29,14 @@ VALUES: dict[str, float] = {
     "booby_trap": -5.0,
 }
 UNKNOWN_VALUE = 3.0
+_CALL: Action = {"type": "call_ambush"}
+_ALIVE = itemgetter("alive")  # a C-level accessor for the turn key, built on every re-ask
+# The order HeuristicBot plays damaging cards in: most damage, Ambush! cards last among equals
+# (kept for calls), then the least valuable; looked up per card instead of rebuilt each turn.
+_DAMAGE_ORDER: dict[str, tuple[int, bool, float]] = {
+    card_id: (card.damage, card_id != AMBUSH, -VALUES.get(card_id, 0))
+    for card_id, card in CARDS.items()
+}
 
 
 def _key(cell: Any) -> CellKey:
@@ -49,12 +58,18 @@ class _Bot:
     def between(self, low: int, high: int) -> int:
         return low + self.rng.randbelow(high - low + 1)
 
+    # The event types ``remember`` learns from; the others skip the call (observe runs for
+    # every seat after every change).
+    remembers: frozenset[str] = frozenset()
+
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
         for event in events:
-            if event["type"] == "ambush_called":
+            kind = event["type"]
+            if kind == "ambush_called":
                 self.call_plan = None  # whoever called, this call is spent
                 self.call_spent()
-            self.remember(event)
+            if kind in self.remembers:
+                self.remember(event)
 
     def call_spent(self) -> None:
         """Hook: a call happened; a bot that planned one drops it."""
@@ -92,7 +107,8 @@ class _Bot:
                 action = self.choose_turn(view, legal)
                 self.turn_plan = (key, Decision(action, now_ms + self.between(1000, 3000)))
             options.append(self.turn_plan[1])
-        can_call = any(a["type"] == "call_ambush" for a in legal)
+        # One C-level scan (the engine lists the call as exactly this dict).
+        can_call = _CALL in legal
         if not can_call:
             self.call_plan = None
         elif self.wants_call(view):
@@ -101,7 +117,12 @@ class _Bot:
             options.append(self.call_plan)
         else:
             self.call_plan = None
-        return min(options, key=lambda d: d.at_ms) if options else None
+        # The earliest plan, the first listed among equals (as ``min`` would pick it).
+        earliest: Decision | None = None
+        for option in options:
+            if earliest is None or option.at_ms < earliest.at_ms:
+                earliest = option
+        return earliest
 
     def turn_key(self, view: dict[str, Any]) -> tuple[Any, ...]:
         return (
@@ -111,7 +132,7 @@ class _Bot:
             view["placing_left"],
             tuple(view["hand"]),
             len(view["battlefield"]),
-            tuple(c["alive"] for c in view["castles"]),
+            tuple(map(_ALIVE, view["castles"])),
         )
 
     def _grab(self, view: dict[str, Any], legal: list[Action], now_ms: int) -> Decision | None:
@@ -124,8 +145,9 @@ class _Bot:
             first_at = now_ms
         free_at = race["next_free"][self.seat]
         plan = self.grab_plan
-        cells = {_key(a["cell"]) for a in legal if a["type"] == "grab"}
-        if plan is not None and plan.at_ms >= free_at and _key(plan.action["cell"]) in cells:
+        # A planned grab is {"type": "grab", "cell": [x, y]}, exactly as the engine lists
+        # grabs, so a C-level list scan says whether its cell is still down.
+        if plan is not None and plan.at_ms >= free_at and plan.action in legal:
             return plan
         if plan is not None and plan.at_ms >= free_at:
             at = max(plan.at_ms, now_ms + self.between(60, 200))  # target gone: re-aim
@@ -133,7 +155,7 @@ class _Bot:
             at = free_at + self.next_reaction()  # own grab landed: reach again
         else:
             at = first_at
-        cell = self.choose_cell(view, sorted(cells))
+        cell = self.choose_grab(view, legal)
         self.grab_plan = (
             None if cell is None else Decision({"type": "grab", "cell": list(cell)}, at)
         )
@@ -149,8 +171,14 @@ class _Bot:
     def wants_call(self, view: dict[str, Any]) -> bool:
         return False
 
-    def choose_cell(self, view: dict[str, Any], cells: list[CellKey]) -> CellKey | None:
-        return self.rng.choice(cells) if cells else None
+    def choose_grab(self, view: dict[str, Any], legal: list[Action]) -> CellKey | None:
+        """The cell to grab next among the listed grabs."""
+        # tuple(): the engine lists cells as two plain ints, so this equals ``_key`` per cell.
+        cells = {tuple(a["cell"]) for a in legal if a["type"] == "grab"}
+        return self.choose_cell(view, cells)
+
+    def choose_cell(self, view: dict[str, Any], cells: set[CellKey]) -> CellKey | None:
+        return self.rng.choice(sorted(cells)) if cells else None
 
     def choose_turn(self, view: dict[str, Any], legal: list[Action]) -> Action:
         return legal[0]
@@ -198,6 +226,10 @@ class HeuristicBot(_Bot):
         super().__init__(seat, seed)
         self.known: dict[CellKey, str] = {}
 
+    remembers = frozenset(
+        {"exposed", "played", "looked", "placed", "grabbed", "swapped", "shuffled_back"}
+    )
+
     def remember(self, event: dict[str, Any]) -> None:
         kind = event["type"]
         if kind in ("exposed", "played") or (kind == "looked" and "card" in event):
@@ -215,8 +247,13 @@ class HeuristicBot(_Bot):
             self.known.clear()
 
     def known_ambushes(self, view: dict[str, Any]) -> int:
-        down = {_key(c["cell"]) for c in view["battlefield"]}
-        return sum(1 for cell, card in self.known.items() if card == AMBUSH and cell in down)
+        # Asked on every re-ask of every turn: look at the battlefield only when this bot
+        # remembers an Ambush! card somewhere (a C-level scan of the values first).
+        if AMBUSH not in self.known.values():
+            return 0
+        remembered = [cell for cell, card in self.known.items() if card == AMBUSH]
+        down = {tuple(c["cell"]) for c in view["battlefield"]}
+        return sum(1 for cell in remembered if cell in down)
 
     def wants_call(self, view: dict[str, Any]) -> bool:
         return self.known_ambushes(view) >= 2
@@ -231,13 +268,20 @@ class HeuristicBot(_Bot):
         card = self.known.get(cell)
         return UNKNOWN_VALUE if card is None else VALUES.get(card, UNKNOWN_VALUE)
 
-    def choose_cell(self, view: dict[str, Any], cells: list[CellKey]) -> CellKey | None:
-        # Best value first; among equals the earliest in spiral order (``cells`` is sorted).
+    def choose_grab(self, view: dict[str, Any], legal: list[Action]) -> CellKey | None:
+        # Best value first; among equals the smallest (x, y). One pass over the listing (no
+        # set, no sort, ``value`` inline): this runs for every re-aim in a race.
         best: CellKey | None = None
         best_value = 0.0
-        for cell in cells:
-            value = self.value(cell)
-            if value > best_value:
+        known = self.known
+        for action in legal:
+            if action["type"] != "grab":
+                continue
+            x, y = action["cell"]
+            cell = (x, y)  # equals ``_key``: the engine lists cells as two plain ints
+            card = known.get(cell)
+            value = UNKNOWN_VALUE if card is None else VALUES.get(card, UNKNOWN_VALUE)
+            if value > best_value or (value == best_value and best is not None and cell < best):
                 best, best_value = cell, value
         return best
 
@@ -254,7 +298,9 @@ class HeuristicBot(_Bot):
         foes = [c for c in view["castles"] if c["alive"] and c["seat"] != self.seat]
         weakest = min(foes, key=lambda c: (c["hp"] + c["ward"], c["seat"]))["seat"]
         richest = max(foes, key=lambda c: (c["hand_count"], -c["seat"]))["seat"]
-        hand = set(view["hand"])
+        # Distinct cards in hand order: a set's order would follow the string hash seed and
+        # make the bot's choice differ from one process to the next.
+        hand = dict.fromkeys(view["hand"])
 
         def pick(card: str, target: int | None) -> Action | None:
             for action in plays:
@@ -275,7 +321,7 @@ class HeuristicBot(_Bot):
         damaging = [c for c in hand if CARDS[c].damage > 0]
         if damaging:
             # Keep Ambush! cards for calls: among equal damage, the other card goes first.
-            best = max(damaging, key=lambda c: (CARDS[c].damage, c != AMBUSH, -VALUES.get(c, 0)))
+            best = max(damaging, key=_DAMAGE_ORDER.__getitem__)
             return pick(best, weakest) or legal[0]
         spare = [c for c in hand if c not in ("healer", "shieldbearer", "treasure")]
         if spare:

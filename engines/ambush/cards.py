@@ -68,6 +68,8 @@ CARDS, DECK_SIZE = _load(Path(__file__).with_name("cards.json"))
 AMBUSH = "ambush"
 # Card ids in the order of the data file: hands and listings are sorted by it.
 CARD_ORDER: dict[str, int] = {card_id: index for index, card_id in enumerate(CARDS)}
+# ``Card.needs_target`` by id, read once here: listings ask it for every card in hand.
+NEEDS_TARGET: dict[str, bool] = {card_id: card.needs_target for card_id, card in CARDS.items()}
 
 
 def full_deck() -> list[str]:

@@ -164,22 +164,17 @@ class AmbushEngine:
         return None
 
     def view(self, state: AmbushState, seat: int | None) -> dict[str, Any]:
-        """The seat's view; built once per state revision and seat, since the server (and the
-        playout host) asks for every seat after every change. Nested parts are shared between
-        calls at the same revision: treat a view as read-only."""
-        if state.view_revision != state.revision:
-            state.view_cache.clear()
-            state.view_revision = state.revision
-        cache = state.view_cache
+        """The seat's view. The public part is built once per state revision, since the server
+        (and the playout host) asks for every seat after every change; each call adds the
+        seat's own cards to a fresh copy. Nested parts are shared between calls (see
+        ``view.public_view``): treat a view as read-only."""
+        cache = state.derived()
         public = cache.get("public")
         if public is None:
             result = self.outcome(state)
             public = view.public_view(state, None if result is None else result.to_json())
             cache["public"] = public
-        cached = cache.get(seat)
-        if cached is None:
-            cached = cache[seat] = view.view(state, seat, public)
-        return dict(cached)
+        return view.view(state, seat, public)
 
     def outcome(self, state: AmbushState) -> Outcome | None:
         """Placings once the game is over; damage per seat = HP lost / castle_hp (0..1)."""

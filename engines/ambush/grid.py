@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 Cell = tuple[int, int]
@@ -45,6 +45,30 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     return ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1))
 
 
+class _Neighbours(dict[Cell, tuple[Cell, Cell, Cell, Cell]]):
+    """Each cell's four neighbours, memoised as cells come up: free-cell listings run for every
+    turn and building the neighbour tuples each time was most of their cost. Bounded by the
+    cells a card can reach (ring 53); the values never change, so this is not game state."""
+
+    def __missing__(self, cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+        around = self[cell] = neighbours(cell)
+        return around
+
+
+_NEIGHBOURS = _Neighbours()
+
+
+def _frontier(grid: Mapping[Cell, Any], blocked: Iterable[Cell]) -> set[Cell]:
+    """The empty cells next to a card down (or next to the deck while the battlefield is
+    empty); ``blocked`` cells are neither free nor anchors."""
+    # One C-level union over the memoised neighbour tuples (no Python loop per card).
+    found: set[Cell] = set().union(*map(_NEIGHBOURS.__getitem__, grid or (DECK_CELL,)))
+    found.difference_update(grid)
+    found.difference_update(blocked)
+    found.discard(DECK_CELL)
+    return found
+
+
 def free_cells(grid: Mapping[Cell, Any], blocked: Iterable[Cell] = ()) -> list[Cell]:
     """Cells where a card may go now, in spiral order.
 
@@ -52,30 +76,38 @@ def free_cells(grid: Mapping[Cell, Any], blocked: Iterable[Cell] = ()) -> list[C
     the battlefield is empty. ``blocked`` cells (a played card's reserved cell) are not free
     but are not cards either, so nothing becomes adjacent through them.
     """
-    taken = set(grid)
-    taken.update(blocked)
-    taken.add(DECK_CELL)
-    anchors: Iterable[Cell] = grid if grid else (DECK_CELL,)
-    found = {n for cell in anchors for n in neighbours(cell) if n not in taken}
-    return sorted(found, key=spiral_index)
+    return sorted(_frontier(grid, blocked), key=spiral_index)
 
 
-def is_free(grid: Mapping[Cell, Any], cell: Cell, blocked: Iterable[Cell] = ()) -> bool:
+def first_free_cell(grid: Mapping[Cell, Any], blocked: Iterable[Cell] = ()) -> Cell:
+    """``free_cells(grid, blocked)[0]`` without sorting the rest (spiral keys are unique)."""
+    return min(_frontier(grid, blocked), key=spiral_index)
+
+
+def is_free(grid: Mapping[Cell, Any], cell: Cell, blocked: Collection[Cell] = ()) -> bool:
     """Whether ``cell`` is empty (not the deck, not a card, not reserved)."""
-    return cell != DECK_CELL and cell not in grid and cell not in set(blocked)
+    return cell != DECK_CELL and cell not in grid and cell not in blocked
 
 
 def is_adjacent(grid: Mapping[Cell, Any], cell: Cell) -> bool:
     """Whether ``cell`` touches a card down (or the deck while the battlefield is empty)."""
-    anchors = grid if grid else {DECK_CELL: None}
-    return any(n in anchors for n in neighbours(cell))
+    x, y = cell
+    if not grid:
+        return abs(x) + abs(y) == 1  # the deck's four neighbours
+    return (x + 1, y) in grid or (x, y + 1) in grid or (x - 1, y) in grid or (x, y - 1) in grid
 
 
 def parse_cell(value: Any) -> Cell | None:
     """``[x, y]`` (two plain ints) as a Cell, or None when malformed."""
-    if not isinstance(value, list | tuple) or len(value) != 2:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
         return None
     x, y = value
+    if type(x) is int and type(y) is int:  # the usual case, without the loop below
+        return (
+            (x, y)
+            if -_COORD_LIMIT <= x <= _COORD_LIMIT and -_COORD_LIMIT <= y <= _COORD_LIMIT
+            else None
+        )
     for v in (x, y):
         if isinstance(v, bool) or not isinstance(v, int) or abs(v) > _COORD_LIMIT:
             return None

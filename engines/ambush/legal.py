@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ambush import race, rules
-from engines.ambush.cards import CARD_ORDER, CARDS
-from engines.ambush.grid import Cell, cell_json, free_cells, spiral_index
+from engines.ambush.cards import CARD_ORDER, CARDS, NEEDS_TARGET
+from engines.ambush.grid import cell_json, first_free_cell, free_cells
 from engines.ambush.state import AmbushState
 
 RESIGN: dict[str, Any] = {"type": "resign"}
@@ -15,6 +15,7 @@ PASS: dict[str, Any] = {"type": "pass"}
 # Trickster swaps are listed among the first few face-down cells only: every pair would be
 # quadratic in the battlefield, and ``apply`` accepts any legal pair anyway.
 _SWAP_CELLS = 4
+_NO_TARGET: list[int | None] = [None]
 
 
 def legal_actions(state: AmbushState, seat: int) -> list[dict[str, Any]]:
@@ -25,17 +26,16 @@ def legal_actions(state: AmbushState, seat: int) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
     on_turn = seat == state.turn
     if state.phase == "turn" and on_turn and state.step == "expose":
-        cells = free_cells(state.grid)
-        actions += [{"type": "expose", "cell": cell_json(c)} for c in cells]
+        # Cells as [x, y] inline (not cell_json): listings run for every seat after every move.
+        actions += [{"type": "expose", "cell": [x, y]} for x, y in free_cells(state.grid)]
     elif state.phase == "turn" and on_turn:
         actions.append(dict(PASS))
         actions += _plays(state, seat)
     elif state.phase == "placing" and on_turn:
         cells = free_cells(state.grid, rules.placement_blocked(state))
-        actions += [{"type": "place", "cell": cell_json(c)} for c in cells]
+        actions += [{"type": "place", "cell": [x, y]} for x, y in cells]
     elif state.phase == "ambush":
-        cells = sorted(state.grid, key=spiral_index)
-        actions += [{"type": "grab", "cell": cell_json(c)} for c in cells]
+        actions += [{"type": "grab", "cell": [x, y]} for x, y in state.cells_in_order()]
     elif state.phase == "returning" and state.returning is not None:
         owed = state.returning.owed.get(seat)
         if owed:
@@ -58,19 +58,20 @@ def default_return(state: AmbushState, seat: int, owed: int) -> list[str]:
 
 def _plays(state: AmbushState, seat: int) -> list[dict[str, Any]]:
     """Every card x target with the first free cell, the first look or a few swaps."""
-    cell = cell_json(free_cells(state.grid)[0])
-    down: list[Cell] = sorted(state.grid, key=spiral_index)
-    unknown = [c for c in down if c not in state.looks[seat]] or down
-    opponents = [s for s in state.living() if s != seat]
+    cell = cell_json(first_free_cell(state.grid))
+    down = state.cells_in_order()
+    opponents: list[int | None] = [s for s in state.living() if s != seat]
     plays: list[dict[str, Any]] = []
     for card_id in sorted(set(state.hands[seat]), key=CARD_ORDER.__getitem__):
-        card = CARDS[card_id]
-        targets: list[int | None] = list(opponents) if card.needs_target else [None]
-        for target in targets:
+        effect = CARDS[card_id].effect
+        for target in opponents if NEEDS_TARGET[card_id] else _NO_TARGET:
             base: dict[str, Any] = {"type": "play", "card": card_id, "target": target, "cell": cell}
-            if card.effect == "look" and unknown:
-                plays.append({**base, "look": cell_json(unknown[0])})
-            elif card.effect == "swap" and len(down) >= 2:
+            if effect == "look" and down:
+                # The first cell this seat has not looked at (any cell if it knows them all).
+                looks = state.looks[seat]
+                unknown = next((c for c in down if c not in looks), down[0])
+                plays.append({**base, "look": cell_json(unknown)})
+            elif effect == "swap" and len(down) >= 2:
                 head = down[:_SWAP_CELLS]
                 for i, a in enumerate(head):
                     for b in head[i + 1 :]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from engines.ambush.cards import CARDS
 from engines.ambush.grid import Cell, cell_json, free_cells
@@ -11,12 +10,15 @@ from engines.ambush.state import AmbushState
 from engines.base import Event, make_event
 
 
-@dataclass
 class Ctx:
-    """What one action or tick produces: its events and the castles it destroyed (a tie)."""
+    """What one action or tick produces: its events and the castles it destroyed (a tie).
+    A plain slotted class (not a dataclass): one is made for every action and tick."""
 
-    events: list[Event] = field(default_factory=list)
-    destroyed: list[int] = field(default_factory=list)
+    __slots__ = ("destroyed", "events")
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.destroyed: list[int] = []
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -90,8 +92,10 @@ def finish(state: AmbushState, ctx: Ctx) -> None:
     if ctx.destroyed:
         state.out_order.append(sorted(set(ctx.destroyed)))
         ctx.destroyed = []
-    if state.phase != "over" and len(state.living()) <= 1:
-        end_game(state, ctx, "last_castle" if state.living() else "all_destroyed")
+    if state.phase != "over":
+        living = state.living()
+        if len(living) <= 1:
+            end_game(state, ctx, "last_castle" if living else "all_destroyed")
 
 
 def end_game(state: AmbushState, ctx: Ctx, reason: str) -> None:

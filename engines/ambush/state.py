@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.ambush.grid import Cell, cell_json
+from engines.ambush.grid import Cell, cell_json, spiral_index
 from engines.base import Rng
 
 PHASES = ("turn", "placing", "ambush", "returning", "over")
@@ -93,14 +93,33 @@ class AmbushState:
     placings: list[list[int]] | None = None
     end_reason: str | None = None
     revision: int = 0  # counts accepted actions and ticks that changed something
-    # Views already built at this revision (not part of the state: see AmbushEngine.view).
-    view_cache: dict[int | str | None, dict[str, Any]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    # Values derived from this revision (views, the cells in spiral order): not part of the
+    # state, dropped whenever ``revision`` moves on (see ``derived``).
+    view_cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     view_revision: int = field(default=-1, compare=False, repr=False)
+    # View parts that outlive a revision because their source rarely changes (the options, the
+    # last check): see ``view.public_view``. Not part of the state either.
+    view_memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def living(self) -> list[int]:
-        return [seat for seat in range(self.seats) if self.alive[seat]]
+        return [seat for seat, alive in enumerate(self.alive) if alive]
+
+    def derived(self) -> dict[Any, Any]:
+        """The cache of values computed from this revision. Views and listings are asked for
+        every seat after every change, so what they share is built once; this relies on every
+        accepted action and state-changing tick bumping ``revision``."""
+        if self.view_revision != self.revision:
+            self.view_cache.clear()
+            self.view_revision = self.revision
+        return self.view_cache
+
+    def cells_in_order(self) -> list[Cell]:
+        """The battlefield's cells in spiral order, shared within a revision: do not mutate."""
+        cache = self.derived()
+        cells: list[Cell] | None = cache.get("cells")
+        if cells is None:
+            cells = cache["cells"] = sorted(self.grid, key=spiral_index)
+        return cells
 
     def to_json(self) -> dict[str, Any]:
         return {

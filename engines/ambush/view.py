@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ambush.cards import CARD_ORDER
-from engines.ambush.grid import cell_json, spiral_index
+from engines.ambush.grid import cell_json
 from engines.ambush.state import AmbushState
 
 
@@ -17,6 +17,16 @@ def awaiting(state: AmbushState) -> frozenset[int]:
     if state.phase == "returning" and state.returning is not None:
         return frozenset(state.returning.owed)
     return frozenset()
+
+
+def _awaiting_list(state: AmbushState) -> list[int]:
+    """``sorted(awaiting(state))`` without the frozenset, for the view built after every move."""
+    phase = state.phase
+    if phase == "turn" or phase == "placing":
+        return [state.turn]
+    if phase == "returning" and state.returning is not None:
+        return sorted(state.returning.owed)
+    return []
 
 
 def to_act(state: AmbushState) -> frozenset[int]:
@@ -36,18 +46,26 @@ def view(state: AmbushState, seat: int | None, public: dict[str, Any]) -> dict[s
     looks = state.looks[seat]
     if looks:
         out["battlefield"] = [
-            {"cell": cell_json(cell), "card": looks[cell]}
-            if cell in looks
-            else {"cell": cell_json(cell)}
-            for cell in sorted(state.grid, key=spiral_index)
+            {"cell": [x, y], "card": looks[x, y]} if (x, y) in looks else {"cell": [x, y]}
+            for x, y in state.cells_in_order()
         ]
-    out["hand"] = sorted(state.hands[seat], key=CARD_ORDER.__getitem__)
+    # Most moves leave a given hand as it was: its sorted copy is kept across revisions (views
+    # are read-only) and rebuilt when the hand differs from the one it was sorted from.
+    hand = state.hands[seat]
+    memo_key = f"hand{seat}"
+    sorted_from = state.view_memo.get(memo_key)
+    if sorted_from is None or sorted_from[0] != hand:
+        sorted_from = (list(hand), sorted(hand, key=CARD_ORDER.__getitem__))
+        state.view_memo[memo_key] = sorted_from
+    out["hand"] = sorted_from[1]
     return out
 
 
 def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str, Any]:
     """What everyone may know: a spectator's view, and the base of every seat's view."""
-    battlefield = [{"cell": cell_json(cell)} for cell in sorted(state.grid, key=spiral_index)]
+    # Built after every move, so: cells as [x, y] inline (not cell_json), the living seats as
+    # the sorted ``to_act`` (no frozenset).
+    battlefield = [{"cell": [x, y]} for x, y in state.cells_in_order()]
     castles = [
         {
             "seat": s,
@@ -61,14 +79,29 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
         }
         for s in range(state.seats)
     ]
+    memo = state.view_memo
+    phase = state.phase
+    # The options never change and the last check only at a race's end: their view copies
+    # are kept across revisions (views are read-only) and rebuilt when the source is replaced.
+    options = memo.get("options")
+    if options is None:
+        options = memo["options"] = state.rules.to_json()
+    check = state.last_check
+    last_check = None
+    if check is not None:
+        copied = memo.get("last_check")
+        if copied is None or copied[0] is not check:
+            fresh = {k: list(v) if isinstance(v, list) else v for k, v in check.items()}
+            copied = memo["last_check"] = (check, fresh)
+        last_check = copied[1]
     out: dict[str, Any] = {
         "game": "ambush",
-        "phase": state.phase,
+        "phase": phase,
         "seats": state.seats,
-        "to_act": sorted(to_act(state)),
-        "awaiting": sorted(awaiting(state)),
+        "to_act": [] if phase == "over" else state.living(),
+        "awaiting": _awaiting_list(state),
         "outcome": outcome,
-        "options": state.rules.to_json(),
+        "options": options,
         "turn": state.turn,
         "turn_number": state.turn_number,
         "step": state.step,
@@ -80,9 +113,7 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
         "placing_left": len(state.placing),
         "race": None,
         "returning": None,
-        "last_check": None
-        if state.last_check is None
-        else {k: list(v) if isinstance(v, list) else v for k, v in state.last_check.items()},
+        "last_check": last_check,
         "quiet_turns": state.quiet_turns,
     }
     if state.exposed is not None:
