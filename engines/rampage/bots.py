@@ -6,7 +6,7 @@ from typing import Any
 
 from engines.base import Decision, Rng
 from engines.botkit import SeededBot, without_resign
-from engines.rampage.cards import CARDS, Card, card_of
+from engines.rampage.cards import CARD_BY_ID, CARDS, Card, card_of
 
 THINK_MIN_MS = 1000
 THINK_SPREAD_MS = 2000
@@ -44,6 +44,10 @@ def play_value(card: Card) -> float:
 
 
 VALUES = {kind: play_value(card) for kind, card in CARDS.items()}
+# The same worth by instance id: every legal action is scored, each paid card looked up.
+VALUE_BY_ID = {card_id: VALUES[card.kind] for card_id, card in CARD_BY_ID.items()}
+GATE_BY_ID = {card_id: card.gate for card_id, card in CARD_BY_ID.items()}
+CASTLE_BY_ID = {card_id: card.castle for card_id, card in CARD_BY_ID.items()}
 
 
 def _think(rng: Rng, now_ms: int) -> int:
@@ -90,7 +94,14 @@ class HeuristicBot(SeededBot):
         choices = without_resign(legal)
         if not choices:
             return None
-        best = max(choices, key=lambda a: self.score(view, a))
+        # ``max(choices, key=score)`` unrolled (the first best wins, as with max): this scores
+        # every legal action of every decision.
+        best = choices[0]
+        best_score = self.score(view, best)
+        for action in choices[1:]:
+            score = self.score(view, action)
+            if score > best_score:
+                best, best_score = action, score
         return Decision(best, _think(self.rng, now_ms))
 
     def score(self, view: dict[str, Any], action: dict[str, Any]) -> float:
@@ -99,7 +110,8 @@ class HeuristicBot(SeededBot):
             return 0.0
         if kind == "setup":
             return self._score_setup(action, view["dealt"] or [])
-        pay_cost = sum(VALUES[card_of(c).kind] for c in action.get("pay", []))
+        pay = action.get("pay")
+        pay_cost = sum([VALUE_BY_ID[c] for c in pay]) if pay else 0
         if kind == "defend":
             return self._score_defend(view, action) - 0.7 * pay_cost
         return self._score_play(view, action) - 0.7 * pay_cost
@@ -108,12 +120,15 @@ class HeuristicBot(SeededBot):
     def _score_setup(action: dict[str, Any], dealt: list[str]) -> float:
         gate, castle = action["gate"], action["castle"]
         aside = [c for c in dealt if c not in gate and c not in castle]
-        score = sum(card_of(c).gate for c in gate) + 1.3 * sum(card_of(c).castle for c in castle)
-        score += 1.5 * sum(VALUES[card_of(c).kind] for c in aside)
+        # C-level sums over the per-id tables, in the same order (thirty splits per deal).
+        score = sum(map(GATE_BY_ID.__getitem__, gate)) + 1.3 * sum(
+            map(CASTLE_BY_ID.__getitem__, castle)
+        )
+        score += 1.5 * sum(map(VALUE_BY_ID.__getitem__, aside))
         return score
 
     def _score_defend(self, view: dict[str, Any], action: dict[str, Any]) -> float:
-        card = card_of(action["card"])
+        card = CARD_BY_ID[action["card"]]
         me = view["players"][self.seat]
         structure = action["to"]
         value = float(card.defence(structure))
@@ -125,7 +140,7 @@ class HeuristicBot(SeededBot):
         return value - VALUES[card.kind] - 0.5
 
     def _score_play(self, view: dict[str, Any], action: dict[str, Any]) -> float:
-        card = card_of(action["card"])
+        card = CARD_BY_ID[action["card"]]
         me = view["players"][self.seat]
         them = view["players"][1 - self.seat]
         if card.permanent:
@@ -200,9 +215,13 @@ class HeuristicBot(SeededBot):
 
 
 def _defence_bonus(permanents: list[str], structure: str) -> int:
+    if not permanents:  # the usual case, asked for every attack scored
+        return 0
     wanted = "palisade" if structure == "gate" else "watchtower"
     return sum(card_of(p).amount for p in permanents if card_of(p).effect == wanted)
 
 
 def _attack_bonus(permanents: list[str]) -> int:
+    if not permanents:  # the usual case, asked for every attack scored
+        return 0
     return sum(card_of(p).amount for p in permanents if card_of(p).effect == "banner")

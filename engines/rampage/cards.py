@@ -181,14 +181,22 @@ DECK_SIZE = len(CARD_IDS)
 _CARD_ID_SET = frozenset(CARD_IDS)
 
 
+# Every instance id's kind and card, parsed once here: rules, listings and bots look cards up
+# by id tens of thousands of times a game.
+KIND_BY_ID: dict[str, str] = {card_id: card_id.partition("#")[0] for card_id in CARD_IDS}
+CARD_BY_ID: dict[str, Card] = {card_id: CARDS[kind] for card_id, kind in KIND_BY_ID.items()}
+
+
 def kind_of(card_id: str) -> str:
     """The kind part of an instance id ("axe_man#3" -> "axe_man")."""
-    return card_id.partition("#")[0]
+    kind = KIND_BY_ID.get(card_id)
+    return card_id.partition("#")[0] if kind is None else kind
 
 
 def card_of(card_id: str) -> Card:
     """The card kind of an instance id; raises KeyError for an unknown id."""
-    return CARDS[kind_of(card_id)]
+    card = CARD_BY_ID.get(card_id)
+    return CARDS[card_id.partition("#")[0]] if card is None else card
 
 
 def is_card_id(value: object) -> bool:

@@ -10,10 +10,22 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
-from engines.rampage.cards import OGRE_PLACEMENT_COST, STRUCTURES, UNIT_TYPES, Card, card_of
+from engines.rampage.cards import (
+    CARD_BY_ID,
+    CARDS,
+    KIND_BY_ID,
+    OGRE_PLACEMENT_COST,
+    STRUCTURES,
+    UNIT_TYPES,
+    Card,
+)
 from engines.rampage.state import OVER, PLAY, SETUP, RampageState
 
 RESIGN: dict[str, Any] = {"type": "resign"}
+# ``Card.playable`` by kind, read once: the play listing asks it for every card in hand.
+_PLAYABLE: dict[str, bool] = {kind: card.playable for kind, card in CARDS.items()}
+# Listings run for every decision, so cards are looked up by instance id in the dicts built
+# at import (``CARD_BY_ID``, ``KIND_BY_ID``); the ids come from the state, so all are known.
 END_TURN: dict[str, Any] = {"type": "end_turn"}
 
 
@@ -40,9 +52,12 @@ def setup_splits(dealt: Sequence[str]) -> list[dict[str, Any]]:
     seen: set[tuple[tuple[str, ...], tuple[str, ...], str]] = set()
     for gate in combinations(dealt, 2):
         rest = [c for c in dealt if c not in gate]
+        gate_kinds = _pair_kinds(gate)
         for castle in combinations(rest, 2):
             aside = [c for c in rest if c not in castle]
-            key = (_kinds(gate), _kinds(castle), ",".join(_kinds(aside)))
+            # The fifth card aside alone (the usual case) is its own kind: no sort, no join.
+            aside_kinds = KIND_BY_ID[aside[0]] if len(aside) == 1 else ",".join(_kinds(aside))
+            key = (gate_kinds, _pair_kinds(castle), aside_kinds)
             if key in seen:
                 continue
             seen.add(key)
@@ -54,7 +69,7 @@ def defend_actions(hand: Sequence[str]) -> list[dict[str, Any]]:
     """One defence placement: any hand card under the Gate or Castle (the Ogre costs 2)."""
     actions: list[dict[str, Any]] = []
     for card_id in _one_per_kind(hand):
-        if card_of(card_id).effect == "ogre":
+        if CARD_BY_ID[card_id].effect == "ogre":
             others = [c for c in hand if c != card_id]
             for pay in distinct_combinations(others, OGRE_PLACEMENT_COST):
                 for structure in STRUCTURES:
@@ -71,11 +86,16 @@ def play_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
     """Every distinct way to play a card from ``seat``'s hand now."""
     player = state.players[seat]
     opponent = state.players[1 - seat]
-    owned = {card_of(p).kind for p in player.permanents}
+    owned = {KIND_BY_ID[p] for p in player.permanents}
     actions: list[dict[str, Any]] = []
     for card_id in _one_per_kind(player.hand):
-        card = card_of(card_id)
-        if not card.playable or (card.permanent and card.kind in owned):
+        card = CARD_BY_ID[card_id]
+        if not _PLAYABLE[card.kind] or (card.permanent and card.kind in owned):
+            continue
+        extras = _choices(card, opponent.hand, opponent.permanents)
+        if card.scheme is None and card.cost == 0:
+            # Nothing to pay (most cards): the one payment ``payments`` would yield is empty.
+            actions += [{"type": "play", "card": card_id, **extra} for extra in extras]
             continue
         others = [c for c in player.hand if c != card_id]
         for pay, as_types in payments(card, others):
@@ -84,7 +104,7 @@ def play_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
                 base["pay"] = list(pay)
             if as_types:
                 base["as"] = as_types
-            for extra in _choices(card, opponent.hand, opponent.permanents):
+            for extra in extras:
                 actions.append({**base, **extra})
     return actions
 
@@ -96,15 +116,15 @@ def payments(card: Card, others: Sequence[str]) -> Iterator[tuple[list[str], dic
             yield list(pay), {}
         return
     scheme = card.scheme
-    units = [c for c in others if card_of(c).units]
+    units = [c for c in others if CARD_BY_ID[c].units]
     for slots in (scheme.needs, (*scheme.needs, scheme.bonus)):
         seen: set[tuple[tuple[str, str], ...]] = set()
         for picked in _assign(units, list(slots), []):
-            key = tuple(sorted((card_of(c).kind, t) for c, t in picked))
+            key = tuple(sorted([(KIND_BY_ID[c], t) for c, t in picked]))
             if key in seen:
                 continue
             seen.add(key)
-            as_types = {c: t for c, t in picked if len(card_of(c).units) > 1}
+            as_types = {c: t for c, t in picked if len(CARD_BY_ID[c].units) > 1}
             yield [c for c, _ in picked], as_types
 
 
@@ -119,8 +139,9 @@ def _assign(
     used = {c for c, _ in picked}
     tried: set[str] = set()
     for card_id in units:
-        kind = card_of(card_id).kind
-        if card_id in used or kind in tried or slot not in card_of(card_id).units:
+        card = CARD_BY_ID[card_id]
+        kind = card.kind
+        if card_id in used or kind in tried or slot not in card.units:
             continue
         tried.add(kind)
         yield from _assign(units, rest, [*picked, (card_id, slot)])
@@ -144,7 +165,13 @@ def distinct_combinations(cards: Sequence[str], size: int) -> list[tuple[str, ..
     out: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
     for combo in combinations(sorted(cards), size):
-        key = _kinds(combo)
+        # Single cards and pairs (every cost in the deck) skip the general sort.
+        if size == 1:
+            key: tuple[str, ...] = (KIND_BY_ID[combo[0]],)
+        elif size == 2:
+            key = _pair_kinds((combo[0], combo[1]))
+        else:
+            key = _kinds(combo)
         if key not in seen:
             seen.add(key)
             out.append(combo)
@@ -155,12 +182,18 @@ def _one_per_kind(cards: Sequence[str]) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     for card_id in cards:
-        kind = card_of(card_id).kind
+        kind = KIND_BY_ID[card_id]
         if kind not in seen:
             seen.add(kind)
             out.append(card_id)
     return out
 
 
+def _pair_kinds(pair: tuple[str, str]) -> tuple[str, ...]:
+    """``_kinds`` of two cards without a sort (each set-up listing builds thirty of these)."""
+    first, second = KIND_BY_ID[pair[0]], KIND_BY_ID[pair[1]]
+    return (first, second) if first <= second else (second, first)
+
+
 def _kinds(cards: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(card_of(c).kind for c in cards))
+    return tuple(sorted([KIND_BY_ID[c] for c in cards]))

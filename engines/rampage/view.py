@@ -17,6 +17,15 @@ def to_act(state: RampageState) -> frozenset[int]:
     return frozenset()
 
 
+def _to_act_list(state: RampageState) -> list[int]:
+    """``sorted(to_act(state))`` without the frozenset: views are built after every move."""
+    if state.phase == SETUP:
+        return [seat for seat, p in enumerate(state.players) if not p.chosen]
+    if state.phase == PLAY:
+        return [state.active]
+    return []
+
+
 def view(state: RampageState, seat: int | None) -> dict[str, Any]:
     """The seat's view (None: a spectator).
 
@@ -43,7 +52,7 @@ def view(state: RampageState, seat: int | None) -> dict[str, Any]:
         "game": "rampage",
         "phase": state.phase,
         "seats": state.seats,
-        "to_act": sorted(to_act(state)),
+        "to_act": _to_act_list(state),
         "outcome": None if outcome is None else outcome.to_json(),
         "seat": seat,
         "first_seat": state.first_seat,
