@@ -19,6 +19,7 @@ from app.realtime.messages import (
     MessageError,
     Pong,
     parse_client_message,
+    pong_nonce,
 )
 from app.realtime.peer import Peer
 from app.realtime.pinger import Pinger
@@ -132,6 +133,10 @@ class _Conversation:
         if not self.limiter.allow():
             if self.limiter.should_warn():
                 _error(peer, "rate/limited", "too many messages; slow down")
+            return
+        nonce = pong_nonce(text)
+        if nonce is not None:
+            peer.pong(nonce, arrival)
             return
         try:
             message = parse_client_message(text)

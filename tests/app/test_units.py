@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from app.config import Settings
 from app.errors import Unauthorized
 from app.lobby.service import run_name_vote
-from app.realtime.messages import Action, Hello, MessageError, parse_client_message
+from app.realtime.messages import Action, Hello, MessageError, parse_client_message, pong_nonce
 from app.security import hash_password, issue_token, read_token, verify_password
 from app.sessions.clock import MatchClock
 from app.sessions.timecontrol import TimeControl, TurnClocks
@@ -105,3 +105,19 @@ def test_turn_clock_restarts_on_each_action_and_bank_only_drains() -> None:
     assert clocks.remaining(0, 1300) == 300
     clocks.restart(5000)  # after a restart the downtime is not charged
     assert clocks.deadlines == {0: 5600}
+
+
+def test_pongs_as_clients_write_them_skip_the_parser_and_anything_else_takes_it() -> None:
+    assert pong_nonce('{"type":"pong","nonce":42}') == 42
+    for other in (
+        '{"type": "pong", "nonce": 42}',  # spaces: the full parser reads it
+        '{"type":"pong","nonce":"42"}',
+        '{"type":"pong","nonce":-1}',
+        '{"type":"pong","nonce":4٢}',  # a non-ASCII digit
+        '{"type":"pong","nonce":42,"x":1}',
+        '{"type":"pong","nonce":}',
+        '{"type":"ping","nonce":42}',
+    ):
+        assert pong_nonce(other) is None, other
+    parsed = parse_client_message('{"type": "pong", "nonce": 42}')
+    assert parsed.type == "pong"
