@@ -71,6 +71,9 @@ class LinkMeter:
     def __init__(self) -> None:
         self._outstanding: OrderedDict[int, float] = OrderedDict()
         self._rtts: deque[float] = deque(maxlen=JITTER_WINDOW)
+        # The arbiter reads the stats on every wake-up of a race session; they only change
+        # with a new sample.
+        self._stats: LinkStats | None = None
 
     def sent(self, nonce: int, at_ms: float) -> None:
         """A ping with ``nonce`` left at ``at_ms``."""
@@ -88,6 +91,7 @@ class LinkMeter:
             return None
         rtt = at_ms - sent_at
         self._rtts.append(rtt)
+        self._stats = None
         return rtt
 
     @property
@@ -105,7 +109,11 @@ class LinkMeter:
         return p90 - samples[0]
 
     def stats(self) -> LinkStats:
-        return LinkStats(rtt_min=self.rtt_min, jitter=self.jitter, samples=len(self._rtts))
+        if self._stats is None:
+            self._stats = LinkStats(
+                rtt_min=self.rtt_min, jitter=self.jitter, samples=len(self._rtts)
+            )
+        return self._stats
 
 
 class SendLog:
