@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,7 +248,7 @@ class Seat:
                     # answer them without a JSON round trip, to keep the load generator cheap.
                     await self.ws.send(f'{{"type":"pong","nonce":{raw[len(PING_PREFIX) : -1]}}}')
                     continue
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "ping":
                     await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
@@ -356,7 +357,7 @@ class Seat:
             }
         else:
             message = {"type": "action", "client_seq": self.seq, "action": action}
-        task = asyncio.get_running_loop().create_task(self.ws.send(json.dumps(message)))
+        task = asyncio.get_running_loop().create_task(self.ws.send(orjson.dumps(message).decode()))
         self.run.pending.add(task)
         task.add_done_callback(self.run.pending.discard)
 
