@@ -55,6 +55,8 @@ def depth(side: int, zone: int) -> int:
 # Per-kind facts as plain dicts: the rules ask "is this a Soldier?" hundreds of times for each
 # list of legal actions, and one dict lookup is cheaper than reaching through the CardSpec.
 KIND_TYPE: dict[str, str] = {kind: card.type for kind, card in CARDS.items()}
+ACTION_CLASS: dict[str, str] = {kind: card.action_class for kind, card in CARDS.items()}
+KIND_HP: dict[str, int] = {kind: card.hp for kind, card in CARDS.items()}  # printed (full) HP
 SOLDIER_KINDS = tuple(kind for kind, card_type in KIND_TYPE.items() if card_type == "soldier")
 COLOUR_INDEX: dict[str, int] = {kind: index for index, kind in enumerate(COLOUR_SET)}
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engines.base import Event, make_event
 from engines.castles.board import (
-    castle_zone,
     depth,
     enemy,
     has_in_play,
@@ -51,14 +50,16 @@ def target_refusal(state: GameState, attacker: Card, target: Card) -> str | None
     if target.side == attacker.side:
         return "bad_target"
     if kind == "spearman" or kind == "archer":
-        if target.kind == "spy" and target.zone == castle_zone(attacker.side):
+        # Castle Zones spelled out (0 Red, 5 Blue): listings ask this for every target in reach.
+        own_castle, foe_castle = (0, 5) if attacker.side == 0 else (5, 0)
+        if target.kind == "spy" and target.zone == own_castle:
             return "bad_target"  # Spy: untouchable by Soldiers in its opponent's Castle Zone
         if kind == "spearman":
             return None if distance == 0 else "out_of_range"
         reach, into_castle = archer_reach(state, attacker)
         if distance > reach:
             return "out_of_range"
-        if target.zone == castle_zone(enemy(attacker.side)) and not into_castle:
+        if target.zone == foe_castle and not into_castle:
             return "out_of_range"
     elif kind == "catapult" or kind == "cannon":
         if not 1 <= distance <= spec(attacker).range:

@@ -12,7 +12,7 @@ from engines.castles.board import side_of
 from engines.castles.movement import execute_move, plan_move
 from engines.castles.playing import card_field, play_card
 from engines.castles.responses import respond
-from engines.castles.state import PLAY, GameState
+from engines.castles.state import PLAY, GameState, touch
 from engines.castles.unit_actions import use_action
 from engines.castles.view import to_act, view
 
@@ -20,6 +20,7 @@ CODE = "castles/"
 TURN_TYPES = frozenset({"end_turn", "play", "move", "act"})
 WINDOW_TYPES = frozenset({"pass", "trap_prompts_off", "trap", "strike"})
 ALL_TYPES = TURN_TYPES | WINDOW_TYPES | {"resign"}
+ONE_SEAT = tuple(frozenset({seat}) for seat in range(4))  # frozensets: safe to hand out again
 
 
 class CastlesEngine:
@@ -36,6 +37,8 @@ class CastlesEngine:
         return state
 
     def to_act(self, state: GameState) -> frozenset[int]:
+        if state.phase == "turn":
+            return ONE_SEAT[state.active]  # the common case, asked before every step
         return frozenset(to_act(state))
 
     def legal_actions(self, state: GameState, seat: int) -> list[dict[str, Any]]:
@@ -55,6 +58,14 @@ class CastlesEngine:
             raise InvalidAction(CODE + "bad_action", "an action is a dict with a string type")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
             raise InvalidAction(CODE + "bad_seat", "no such seat")
+        try:
+            return self._apply(state, seat, action, at_ms)
+        finally:
+            touch(state)  # views and listings derived from the state before are stale now
+
+    def _apply(
+        self, state: GameState, seat: int, action: dict[str, Any], at_ms: int
+    ) -> list[Event]:
         kind = action["type"]
         if kind not in ALL_TYPES:
             raise InvalidAction(CODE + "unknown_action", f"unknown action type {kind!r}")
@@ -97,6 +108,7 @@ class CastlesEngine:
     def tick(self, state: GameState, now_ms: int) -> list[Event]:
         """Close a response window whose time is up (its seats are taken to have passed)."""
         if state.window is not None and now_ms >= state.window.deadline:
+            touch(state)
             return turns.close_window(state, "timeout")
         return []
 
@@ -104,11 +116,13 @@ class CastlesEngine:
         return None if state.window is None else state.window.deadline
 
     def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        result = self.outcome(state)
+        if state.phase != "over":  # no outcome yet: skip building one (a view per seat per step)
+            return view(state, seat, None)
+        result = turns.outcome(state)
         return view(state, seat, None if result is None else result.to_json())
 
     def outcome(self, state: GameState) -> Outcome | None:
-        return turns.outcome(state)
+        return None if state.phase != "over" else turns.outcome(state)  # asked every step
 
     def to_json(self, state: GameState) -> dict[str, Any]:
         return state_module.to_json(state)

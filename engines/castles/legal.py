@@ -8,9 +8,12 @@ from typing import Any
 
 from engines.base import ActionError
 from engines.castles.board import (
+    ACTION_CLASS,
     KIND_TYPE,
     castle_zone,
+    colour_id,
     enemy,
+    has_in_play,
     is_soldier,
     middle_zone,
     seats_of,
@@ -18,7 +21,7 @@ from engines.castles.board import (
     spec,
 )
 from engines.castles.cards import CARDS
-from engines.castles.combat import SHOOTERS, target_refusal
+from engines.castles.combat import SHOOTERS, archer_reach, target_refusal
 from engines.castles.movement import engine_move_refusal, unit_destinations
 from engines.castles.playing import (
     EFFECTS,
@@ -28,13 +31,23 @@ from engines.castles.playing import (
     requirement_refusal,
 )
 from engines.castles.state import PLAY, Card, GameState
+from engines.castles.state import board as in_play
 from engines.castles.unit_actions import building_zone_refusal, close_refusal, unseen_cards
 
 Action = dict[str, Any]
 END_TURN: Action = {"type": "end_turn"}
 RESIGN: Action = {"type": "resign"}
 TARGETED_EFFECTS = frozenset({"repair", "medicine", "charge", "rout"})
+# The card types each targeted Action card can take at all (Medicine: a Spy in its own Castle
+# Zone counts as a Civilian); ``effect_target_refusal`` refuses every other type.
+TARGET_TYPES = {
+    "repair": ("building",),
+    "medicine": ("soldier", "civilian", "special"),
+    "charge": ("soldier",),
+    "rout": ("soldier",),
+}
 CLOSE_ACTORS = frozenset({"assassin", "mason", "medic"})
+CARRIED = frozenset(kind for kind, card in CARDS.items() if card.carriers > 0)  # Catapult, Cannon
 
 # Candidates are not tried through ``apply``'s raising checks: a refusal costs an exception and
 # bots ask for this list before every action. They are tested with the ``*_refusal`` predicates
@@ -51,40 +64,53 @@ def _accepted(check: Callable[..., object], *args: Any) -> bool:
     return True
 
 
+# Destinations by every fact ``unit_destinations`` reads: the unit's kind, side, zone and
+# charge, whether its General stands with it, whether its side has a Siege Tower in the enemy
+# Middle Zone and whether the enemy has a Wall there. A pure function of that key, so one memo
+# serves every match (at most a few thousand keys); listings ask it for every unit each time.
+DESTINATIONS: dict[tuple[str, int, int, bool, bool, bool, bool], tuple[int, ...]] = {}
+
+
 def turn_actions(state: GameState, seat: int) -> list[Action]:
     """The active seat's choices: end the turn first (the time-out default), resign last."""
     side = side_of(seat)
-    board = [c for c in state.cards if c.place == PLAY]
+    board = in_play(state)
     mine = [c for c in board if c.side == side]
     actions: list[Action] = [END_TURN]
     actions.extend(_plays(state, seat, side, board))
     # Cards of one side that share a kind, a zone (and, for moves, a charge) have the same
     # destinations and targets: the checks read nothing else of the card. Soldiers stack, so
     # each group is worked out once and then listed for every card in it.
-    reaches: dict[tuple[str, int, bool], list[int]] = {}
-    for card in mine:
-        if card.moves > 0:
-            if KIND_TYPE[card.kind] == "building":
-                actions += _engine_moves(state, card, mine)
-                continue
-            key = (card.kind, card.zone, card.charged)
-            zones = reaches.get(key)
-            if zones is None:
-                zones = reaches[key] = _destinations(state, card)
-            for to in zones:  # plain loops, not comprehensions: 3.11 calls a function for each
-                actions.append({"type": "move", "card": card.id, "to": to})
+    foe_middle = middle_zone(enemy(side))
+    general = state.cards[colour_id(side, "general")]
+    general_zone = general.zone if general.place == PLAY else -1
+    siege = has_in_play(state, side, "siege_tower", foe_middle)
+    wall = has_in_play(state, enemy(side), "wall", foe_middle)
+    acts: list[Action] = []  # listed after every move; gathered in the same pass
     targets: dict[tuple[str, int], list[int]] = {}
     for card in mine:
+        kind = card.kind
+        if card.moves > 0:
+            if KIND_TYPE[kind] != "building":
+                key = (kind, side, card.zone, card.charged, card.zone == general_zone, siege, wall)
+                zones = DESTINATIONS.get(key)
+                if zones is None:
+                    zones = DESTINATIONS[key] = tuple(_destinations(state, card))
+                for to in zones:  # plain loops, not comprehensions: 3.11 calls a function each
+                    actions.append({"type": "move", "card": card.id, "to": to})
+            elif kind in CARRIED:  # the other Buildings never move
+                actions += _engine_moves(state, card, mine)
         if card.acts > 0:
-            if card.kind in SHOOTERS or card.kind in CLOSE_ACTORS:
-                where = (card.kind, card.zone)
+            if kind in SHOOTERS or kind in CLOSE_ACTORS:
+                where = (kind, card.zone)
                 hits = targets.get(where)
                 if hits is None:
                     hits = targets[where] = _targets(state, card, board)
                 for target in hits:
-                    actions.append({"type": "act", "card": card.id, "target": target})
-            else:
-                actions += _other_acts(state, seat, card)
+                    acts.append({"type": "act", "card": card.id, "target": target})
+            elif kind == "builder" or kind == "spy":  # the Castle, General... have no Action
+                acts += _other_acts(state, seat, card)
+    actions += acts
     actions.append(RESIGN)
     return actions
 
@@ -92,31 +118,36 @@ def turn_actions(state: GameState, seat: int) -> list[Action]:
 def _plays(state: GameState, seat: int, side: int, board: list[Card]) -> list[Action]:
     out: list[Action] = []
     seen: set[str] = set()
+    cards = state.cards
+    home, middle = castle_zone(side), middle_zone(side)
+    refusals: dict[str, str | None] = {}  # by action class: the requirements read nothing else
     for card_id in state.hands[seat]:
-        card = state.cards[card_id]
-        if card.kind in seen:
+        card = cards[card_id]
+        kind = card.kind
+        if kind in seen:
             continue  # identical cards give identical choices: list the first copy only
-        seen.add(card.kind)
-        kind_type = CARDS[card.kind].type
+        seen.add(kind)
+        kind_type = KIND_TYPE[kind]
         if kind_type == "soldier" or kind_type == "civilian":
-            out.append({"type": "play", "card": card_id, "zone": castle_zone(side)})
-            out.append({"type": "play", "card": card_id, "zone": middle_zone(side)})
-        elif (
-            kind_type == "action"
-            and card.kind in EFFECTS
-            and requirement_refusal(state, side, card) is None
-        ):
-            out.extend(_effect_choices(state, side, card, board))
+            out.append({"type": "play", "card": card_id, "zone": home})
+            out.append({"type": "play", "card": card_id, "zone": middle})
+        elif kind_type == "action" and kind in EFFECTS:
+            action_class = ACTION_CLASS[kind]
+            if action_class not in refusals:
+                refusals[action_class] = requirement_refusal(state, side, card)
+            if refusals[action_class] is None:
+                out.extend(_effect_choices(state, side, card, board))
     return out
 
 
 def _effect_choices(state: GameState, side: int, card: Card, board: list[Card]) -> list[Action]:
     kind = card.kind
     if kind in TARGETED_EFFECTS:
+        types = TARGET_TYPES[kind]  # a cheap first cut; the refusal predicate decides
         return [
             {"type": "play", "card": card.id, "target": t.id}
             for t in board
-            if effect_target_refusal(state, side, kind, t) is None
+            if KIND_TYPE[t.kind] in types and effect_target_refusal(state, side, kind, t) is None
         ]
     base: Action = {"type": "play", "card": card.id}
     if kind == "incendiarism":
@@ -152,7 +183,7 @@ def _engine_moves(state: GameState, card: Card, mine: list[Card]) -> list[Action
     able = [
         c
         for c in mine
-        if c.zone == card.zone and c.moves > 0 and spec(c).type in ("soldier", "civilian")
+        if c.zone == card.zone and c.moves > 0 and KIND_TYPE[c.kind] in ("soldier", "civilian")
     ]
     out: list[Action] = []
     for to in (card.zone - 1, card.zone + 1):
@@ -172,10 +203,29 @@ def _destinations(state: GameState, card: Card) -> list[int]:
 
 
 def _targets(state: GameState, card: Card, board: list[Card]) -> list[int]:
-    """The cards in play a shooter, Assassin, Mason or Medic may act on (``check_action``)."""
+    """The cards in play a shooter, Assassin, Mason or Medic may act on (``check_action``).
+
+    Cards beyond the actor's reach (or, but for the Wizard, on its own side) are skipped before
+    the refusal predicates run: those predicates refuse them anyway, and most of the board is
+    out of reach of most actors."""
+    zone = card.zone
     if card.kind in SHOOTERS:
-        return [t.id for t in board if target_refusal(state, card, t) is None]
-    return [t.id for t in board if close_refusal(card, t) is None]
+        kind = card.kind
+        if kind == "wizard":
+            return [t.id for t in board if target_refusal(state, card, t) is None]
+        if kind == "archer":
+            reach = archer_reach(state, card)[0]
+        else:
+            reach = 0 if kind == "spearman" else spec(card).range
+        foe = enemy(card.side)
+        return [
+            t.id
+            for t in board
+            if t.side == foe
+            and zone - reach <= t.zone <= zone + reach
+            and target_refusal(state, card, t) is None
+        ]
+    return [t.id for t in board if t.zone == zone and close_refusal(card, t) is None]
 
 
 def _other_acts(state: GameState, seat: int, card: Card) -> list[Action]:

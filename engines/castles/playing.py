@@ -7,6 +7,9 @@ from typing import Any
 
 from engines.base import Event, IllegalAction, InvalidAction, make_event
 from engines.castles.board import (
+    ACTION_CLASS,
+    KIND_HP,
+    KIND_TYPE,
     castle_zone,
     depth,
     enemy,
@@ -14,14 +17,12 @@ from engines.castles.board import (
     has_forward_soldier,
     has_in_play,
     in_play,
-    is_building,
     is_civilian,
     is_soldier,
     is_unit,
     middle_zone,
     side_of,
     spec,
-    terrain,
 )
 from engines.castles.cards import CARDS
 from engines.castles.combat import heal, hit_all
@@ -75,7 +76,7 @@ REQUIREMENT_TEXT = {
 
 def requirement_refusal(state: GameState, side: int, card: Card) -> str | None:
     """Why ``side`` may not play the Action ``card`` now (a code suffix of REQUIREMENT_TEXT)."""
-    kind_class = spec(card).action_class
+    kind_class = ACTION_CLASS[card.kind]
     if kind_class == "instant":
         return "instant_only"
     if kind_class == "spell" and not has_in_play(state, side, "wizard"):
@@ -102,18 +103,20 @@ def check_requirements(state: GameState, side: int, card: Card) -> None:
 def effect_target_refusal(state: GameState, side: int, kind: str, target: Card) -> str | None:
     """Why the targeted Action ``kind`` (Repair, Medicine, Charge, Rout) may not take the card
     in play ``target``: bad_target, full_hp or rout_forbidden, checked in that order."""
+    target_type = KIND_TYPE[target.kind]  # not is_soldier() & co.: listings ask this a lot
     if kind == "repair" or kind == "medicine":
-        fits = (
-            is_building(target) if kind == "repair" else is_soldier(target) or is_civilian(target)
-        )
+        if kind == "repair":
+            fits = target_type == "building"
+        else:
+            fits = target_type == "soldier" or is_civilian(target)
         if not fits:
             return "bad_target"
-        return "full_hp" if target.hp >= spec(target).hp else None
+        return "full_hp" if target.hp >= KIND_HP[target.kind] else None
     if kind == "charge":
-        mine = target.side == side and is_soldier(target)
-        return None if mine and terrain(state, target.zone) != "marsh" else "bad_target"
+        mine = target.side == side and target_type == "soldier"
+        return None if mine and state.terrain[target.zone] != "marsh" else "bad_target"
     foe = enemy(side)  # Rout
-    if target.side != foe or not is_soldier(target) or depth(side, target.zone) > 2:
+    if target.side != foe or target_type != "soldier" or depth(side, target.zone) > 2:
         return "bad_target"
     if has_in_play(state, foe, "general") or has_in_play(state, foe, "watchtower"):
         return "rout_forbidden"  # the enemy General or Watchtower forbids Rout

@@ -69,16 +69,53 @@ class GameState:
     # Derived, not serialised: the cards of each kind. A card's kind never changes, so this
     # stays true for the whole match and lets "has X in play" look at 2-12 cards, not all 80.
     by_kind: dict[str, tuple[Card, ...]] = field(init=False, compare=False, repr=False)
+    # Derived, not serialised: bumped by every change made through the engine (``touch``), so
+    # the read-only entry points (views, legal listing) can reuse what they derived from the
+    # state as long as it stays unchanged; ``memo`` holds those facts for ``memo_version``.
+    version: int = field(default=0, init=False, compare=False, repr=False)
+    memo: dict[str, Any] = field(init=False, compare=False, repr=False)
+    memo_version: int = field(default=-1, init=False, compare=False, repr=False)
+    # Per card id: the fields its public view entry was built from, and that entry (view.py).
+    public: list[tuple[tuple[int, ...], dict[str, Any]] | None] = field(
+        init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         grouped: dict[str, list[Card]] = {}
         for card in self.cards:
             grouped.setdefault(card.kind, []).append(card)
         self.by_kind = {kind: tuple(cards) for kind, cards in grouped.items()}
+        self.memo = {}
+        self.public = [None] * len(self.cards)
 
     @property
     def teams(self) -> bool:
         return self.seats > 2
+
+
+def touch(state: GameState) -> None:
+    """Mark the state changed: facts derived from it before are stale. The engine calls this
+    after every ``apply`` and ``tick``; code that edits a state by hand (tests) calls it too."""
+    state.version += 1
+
+
+def memo(state: GameState) -> dict[str, Any]:
+    """Facts derived from the state as it is now (the in-play cards, the public part of the
+    views), kept until the next ``touch``. Only read-only entry points use it: the rules read
+    the state itself, which changes under them during an action."""
+    if state.memo_version != state.version:
+        state.memo = {}
+        state.memo_version = state.version
+    return state.memo
+
+
+def board(state: GameState) -> list[Card]:
+    """The cards in play, in id order (shared by this version's views and legal listing; read
+    it, never change it)."""
+    cached: list[Card] | None = memo(state).get("board")
+    if cached is None:
+        cached = state.memo["board"] = [card for card in state.cards if card.place == PLAY]
+    return cached
 
 
 CARD_FIELDS = ("id", "kind", "place", "holder", "side", "zone", "hp", "moves", "acts", "charged")

@@ -7,11 +7,11 @@ from typing import Any
 
 from engines.base import Event, IllegalAction, make_event
 from engines.castles.board import (
+    KIND_HP,
+    KIND_TYPE,
     castle_zone,
     enemy,
-    is_building,
     is_civilian,
-    is_soldier,
     is_special,
     middle_zone,
     seats_of,
@@ -108,14 +108,18 @@ def close_refusal(card: Card, target: Card) -> str | None:
     it."""
     if target.zone != card.zone:
         return "out_of_range"
+    # KIND_TYPE lookups rather than is_soldier() & co.: the listing asks this for every card
+    # standing with a Mason, Medic or Assassin, before every action.
+    target_type = KIND_TYPE[target.kind]
     if card.kind == "assassin":
-        return None if target.side == enemy(card.side) and is_special(target) else "bad_target"
-    fits = (
-        is_building(target) if card.kind == "mason" else is_soldier(target) or is_civilian(target)
-    )
+        return None if target.side != card.side and is_special(target) else "bad_target"
+    if card.kind == "mason":
+        fits = target_type == "building"
+    else:
+        fits = target_type == "soldier" or is_civilian(target)
     if not fits:
         return "bad_target"
-    return "full_hp" if target.hp >= spec(target).hp else None
+    return "full_hp" if target.hp >= KIND_HP[target.kind] else None
 
 
 def building_zone_refusal(card: Card, side: int, zone: int) -> str | None:

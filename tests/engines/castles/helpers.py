@@ -14,7 +14,7 @@ from engines.castles.cards import shared_deck
 from engines.castles.combat import destroy
 from engines.castles.engine import CastlesEngine
 from engines.castles.playing import enter_play
-from engines.castles.state import HAND, PILE, Card, GameState
+from engines.castles.state import HAND, PILE, Card, GameState, touch
 
 ENGINE = CastlesEngine()
 FILLER = "medicine"  # a harmless card to pad hands with
@@ -70,6 +70,7 @@ def put(state: GameState, kind: str, side: int, zone: int, *, ready: bool = True
             enter_play(card, side, zone)
             if ready:
                 card.moves = card.acts = 1
+            touch(state)  # a hand edit: views and listings derived before are stale
             return card
     raise LookupError(f"no {kind} left in the pile")
 
@@ -77,11 +78,13 @@ def put(state: GameState, kind: str, side: int, zone: int, *, ready: bool = True
 def move(state: GameState, card: Card, zone: int) -> None:
     """Stand a card in play somewhere else (scenario set-up, not a rules move)."""
     card.zone = zone
+    touch(state)
 
 
 def kill(state: GameState, card: Card) -> None:
     events: list[Event] = []
     destroy(state, card, events)
+    touch(state)
 
 
 class Clock:
@@ -117,6 +120,7 @@ def refused(state: GameState, seat: int, code: str, /, **action: Any) -> None:
 
 
 def listed(state: GameState, seat: int, /, **action: Any) -> bool:
+    touch(state)  # tests edit card fields by hand between listings
     return dict(action) in ENGINE.legal_actions(state, seat)
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from engines.castles.board import castle_zone, middle_zone
-from engines.castles.state import DISCARD, HAND, PLAY
+from engines.castles.state import DISCARD, HAND, PLAY, touch
 from tests.engines.castles.helpers import (
     ENGINE,
     colour,
@@ -352,3 +354,33 @@ def test_team_spy_reveals_to_both_partners_and_the_victim_only() -> None:
     events = do(state, RED, type="act", card=spy.id, seat=1)
     assert events[0]["visible_to"] == [0, 1, 2]
     assert ENGINE.view(state, 2)["known"]["1"] and not ENGINE.view(state, 3)["known"]
+
+
+def test_a_view_stays_a_snapshot_when_the_match_goes_on() -> None:
+    """The server keeps views and serialises them later: a later action must not change them,
+    although the public part is built once per change and shared by that change's views."""
+    state = new_game([["spearman", "archer"], ["trap"]])
+    spear = put(state, "spearman", RED, 2)
+    before = ENGINE.view(state, RED), ENGINE.view(state, BLUE), ENGINE.view(state, None)
+    frozen = [json.dumps(v, sort_keys=True) for v in before]
+    do(state, RED, type="move", card=spear.id, to=3)
+    do(state, RED, type="play", card=in_hand(state, RED, "archer"), zone=1)
+    end_turn(state)
+    after = ENGINE.view(state, RED)
+    assert [json.dumps(v, sort_keys=True) for v in before] == frozen
+    moved = next(c for c in after["in_play"] if c["id"] == spear.id)
+    assert moved["zone"] == 3 and moved["moves"] == 0
+    assert after["hand_sizes"] != before[0]["hand_sizes"]
+
+
+def test_views_and_listings_follow_a_hand_edit_once_touched() -> None:
+    """Views and listings reuse what they derived until the state changes; ``touch`` (which
+    ``apply``, ``tick`` and the scenario helpers call) marks a change made by hand."""
+    state = new_game()
+    castle = colour(state, RED, "castle")
+    assert ENGINE.view(state, BLUE)["castle_hp"][RED] == 50
+    castle.hp = 40
+    touch(state)
+    assert ENGINE.view(state, BLUE)["castle_hp"][RED] == 40
+    entry = next(c for c in ENGINE.view(state, None)["in_play"] if c["id"] == castle.id)
+    assert entry["hp"] == 40
