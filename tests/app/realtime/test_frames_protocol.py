@@ -1,0 +1,106 @@
+"""``FrameProtocol`` on uvicorn's real websockets protocol: the direct read path keeps order."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.frames import Opcode
+from websockets.protocol import Protocol, Side, State
+
+from app.realtime.frames import SCOPE_KEY, FrameProtocol
+
+HANDSHAKE = (
+    b"GET /ws HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+class Transport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = bytearray()
+        self.closed = False
+
+    def write(self, data: Any) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 5000), "sockname": ("127.0.0.1", 8000)}.get(name)
+
+
+def client_frames(*messages: str | bytes) -> bytes:
+    """Masked frames as a browser sends them."""
+    client = Protocol(Side.CLIENT, state=State.OPEN)
+    for message in messages:
+        if isinstance(message, str):
+            client.send_text(message.encode())
+        else:
+            client.send_binary(message)
+    return b"".join(client.data_to_send())
+
+
+def server_texts(data: bytes) -> list[str]:
+    reader = Protocol(Side.CLIENT, state=State.OPEN)
+    reader.receive_data(data)
+    return [bytes(f.data).decode() for f in reader.events_received() if f.opcode is Opcode.TEXT]
+
+
+async def test_text_goes_straight_to_the_handler_once_set_and_order_is_kept() -> None:
+    """Before the handler is set, messages queue for the app; after, text frames reach the
+    handler directly, except while anything is still queued (then they queue behind it);
+    binary frames always go to the app."""
+    seen: list[str] = []
+    by_app: list[Any] = []
+    handler_set = asyncio.Event()
+    release = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        frames: FrameProtocol = scope["extensions"][SCOPE_KEY]
+        by_app.append((await receive())["text"])  # "one" came through uvicorn's queue
+        frames.on_text = seen.append
+        handler_set.set()
+        await release.wait()
+        while len(by_app) < 3:
+            message = await receive()
+            by_app.append(message.get("text", message.get("bytes")))
+        frames.write_texts(["done"])
+
+    config = Config(app=app, ws=FrameProtocol, ws_per_message_deflate=False, lifespan="off")
+    config.load()
+    protocol = FrameProtocol(config=config, server_state=ServerState(), app_state={})
+    transport = Transport()
+    protocol.connection_made(transport)
+    protocol.data_received(HANDSHAKE)
+    await asyncio.sleep(0.01)
+    protocol.data_received(client_frames("one"))
+    await asyncio.wait_for(handler_set.wait(), 1)
+    protocol.data_received(client_frames("two", "three"))
+    assert seen == ["two", "three"]  # straight to the handler, in order
+    protocol.data_received(client_frames(b"\x01"))  # binary: to the app's queue
+    protocol.data_received(client_frames("four"))  # queued behind it, not overtaking it
+    assert seen == ["two", "three"]
+    release.set()
+    await asyncio.sleep(0.05)
+    assert by_app == ["one", b"\x01", "four"]
+    protocol.data_received(client_frames("five"))  # the queue is empty again
+    assert seen == ["two", "three", "five"]
+    assert server_texts(bytes(transport.written).split(b"\r\n\r\n", 1)[1]) == ["done"]
+    transport.close()
+    protocol.connection_lost(None)
