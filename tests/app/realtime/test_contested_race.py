@@ -57,7 +57,10 @@ async def test_the_faster_reaction_wins_over_the_faster_link(make_server: Server
         for kind in ("expose", "play"):
             action = next(a for a in near.legal if a["type"] == kind)
             await near.act(action)
-            await near.wait_for("ack", client_seq=near.seq)
+            ack = await near.wait_for("ack", client_seq=near.seq)
+            # The ack and its patch share a write: read the patch (and its legal actions)
+            # before choosing the next action.
+            await near.wait_for("patch", version=ack["version"])
         start = [len(near.messages), len(far.messages)]
         await near.act({"type": "call_ambush"})
         near_seq, far_seq = await asyncio.gather(
