@@ -11,7 +11,6 @@ go through ``writes.Writer``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from functools import partial
 from typing import Any
@@ -31,6 +30,7 @@ from app.db.models import (
 from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.scoring.ratings import SkillRating, System, rate_match, system_for
+from app.tournaments.background import BackgroundTasks
 from app.tournaments.writes import Writer
 from engines.base import Outcome
 
@@ -300,13 +300,11 @@ class LadderService:
         self.writer = writer
         # One writer for all ladders: ratings depend on the order matches are applied in.
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[list[int]]] = set()
+        self._tasks = BackgroundTasks()
 
     def on_match_finished(self, match_id: int) -> None:
         """The hub's finish hook (synchronous): apply the match in a task of its own."""
-        task = asyncio.get_running_loop().create_task(self.apply(match_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.start(self.apply(match_id))
 
     async def apply(self, match_id: int) -> list[int]:
         async with self._lock:
@@ -321,8 +319,4 @@ class LadderService:
                 log.exception("ladder catch-up failed for match %s", match_id)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._tasks.cancel_all()

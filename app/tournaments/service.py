@@ -11,7 +11,6 @@ forfeits by abandonment is withdrawn from later rounds.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -25,6 +24,7 @@ from app.sessions import wire
 from app.sessions.commands import Submit
 from app.sessions.hub import Hub
 from app.tournaments import store
+from app.tournaments.background import BackgroundTasks
 from app.tournaments.transactions import (
     add_bots,
     catch_up,
@@ -64,7 +64,7 @@ class TournamentService:
         self.writer = writer
         self.feed = feed
         self._locks: dict[int, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = BackgroundTasks()
 
     def lock(self, tid: int) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())
@@ -109,9 +109,7 @@ class TournamentService:
 
     def on_match_finished(self, match_id: int) -> None:
         """The hub's finish hook (synchronous): record the result in a task of its own."""
-        task = asyncio.get_running_loop().create_task(self.match_finished(match_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.start(self.match_finished(match_id))
 
     async def match_finished(self, match_id: int) -> None:
         """Record a tournament match's result and pair the next round once every table is
@@ -132,11 +130,7 @@ class TournamentService:
                 log.exception("could not resume tournament %s", tid)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._tasks.cancel_all()
 
     async def publish(self, tid: int) -> None:
         """Push ``tournament{tournament, standings, pairings}`` to every lobby feed listener."""
