@@ -70,16 +70,12 @@ class Peer:
         # keep-alives. The gateway sets this once the match is known.
         self.measure_links = True
         extensions = websocket.scope.get("extensions") or {}
-        self._frames: FrameProtocol | None = extensions.get(SCOPE_KEY)
+        # The connection's direct frame path, when the server provides one.
+        self.frames: FrameProtocol | None = extensions.get(SCOPE_KEY)
         self._flush_pending = False
         self._flusher = flusher or FrameFlusher()
-        if self._frames is not None:
-            self._frames.on_writable = self._schedule_flush
-
-    @property
-    def frames(self) -> FrameProtocol | None:
-        """The connection's direct frame path, when the server provides one."""
-        return self._frames
+        if self.frames is not None:
+            self.frames.on_writable = self._schedule_flush
 
     def use_clock(self, clock: Callable[[], float]) -> None:
         """Measure on this clock from now on (earlier samples were on another one)."""
@@ -104,7 +100,7 @@ class Peer:
             self.close(1008)
             return
         self._outbox.append((text, version, nonce))
-        if self._frames is not None:
+        if self.frames is not None:
             self._schedule_flush()
         else:
             self._ready.set()
@@ -123,7 +119,7 @@ class Peer:
     def _flush(self) -> None:
         """Write every queued message up to a close in one write (direct frames only)."""
         self._flush_pending = False
-        frames, outbox = self._frames, self._outbox
+        frames, outbox = self.frames, self._outbox
         assert frames is not None
         if not outbox or frames.paused or not frames.open_for_frames:
             return  # resume_writing flushes again; a lost socket ends in the reader
@@ -142,7 +138,7 @@ class Peer:
         """Drain the outbox to the socket until closed, stamping what the arbiter needs.
         With direct frames ``_flush`` sends the data and this task only closes."""
         outbox = self._outbox
-        if self._frames is not None:
+        if self.frames is not None:
             while self._closing is None:
                 self._ready.clear()
                 await self._ready.wait()

@@ -48,10 +48,6 @@ class Pinger:
             if phase.pop(connection, None) is not None:
                 return
 
-    def wake(self, connection: Pingable) -> None:
-        """Ping ``connection`` now (its cadence just became faster)."""
-        connection.ping()
-
     def __len__(self) -> int:
         return sum(len(phase) for phase in self._phases)
 

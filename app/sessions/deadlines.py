@@ -7,16 +7,16 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from app.sessions import races as race_steps
+from app.sessions.races import BOT_RETRY_MS
 from engines.base import ActionError
+from engines.playout import TICK
 
 if TYPE_CHECKING:
     from app.sessions.session import GameSession
 
 log = logging.getLogger(__name__)
 
-TICK: dict[str, Any] = {"type": "tick"}
 RESIGN: dict[str, Any] = {"type": "resign"}
-BOT_RETRY_MS = 200
 
 
 def next_due(session: GameSession) -> int | None:
