@@ -85,6 +85,21 @@ def is_special(card: Card) -> bool:
     return KIND_TYPE[card.kind] == "special" and not is_civilian(card)
 
 
+def mend_refusal(target: Card, *, buildings: bool) -> str | None:
+    """Why ``target`` cannot be mended: Repair and the Mason mend buildings (``buildings``),
+    Medicine and the Medic soldiers and civilians. bad_target, then full_hp."""
+    # KIND_TYPE lookups rather than is_soldier() & co.: listings ask this for every card in
+    # reach, before every action.
+    target_type = KIND_TYPE[target.kind]
+    if buildings:
+        fits = target_type == "building"
+    else:
+        fits = target_type == "soldier" or is_civilian(target)
+    if not fits:
+        return "bad_target"
+    return "full_hp" if target.hp >= KIND_HP[target.kind] else None
+
+
 def is_building(card: Card) -> bool:
     return KIND_TYPE[card.kind] == "building"
 

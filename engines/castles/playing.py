@@ -8,7 +8,6 @@ from typing import Any
 from engines.base import Event, IllegalAction, InvalidAction, make_event
 from engines.castles.board import (
     ACTION_CLASS,
-    KIND_HP,
     KIND_TYPE,
     castle_zone,
     depth,
@@ -20,6 +19,7 @@ from engines.castles.board import (
     is_civilian,
     is_soldier,
     is_unit,
+    mend_refusal,
     middle_zone,
     side_of,
     spec,
@@ -103,15 +103,9 @@ def check_requirements(state: GameState, side: int, card: Card) -> None:
 def effect_target_refusal(state: GameState, side: int, kind: str, target: Card) -> str | None:
     """Why the targeted Action ``kind`` (Repair, Medicine, Charge, Rout) may not take the card
     in play ``target``: bad_target, full_hp or rout_forbidden, checked in that order."""
-    target_type = KIND_TYPE[target.kind]  # not is_soldier() & co.: listings ask this a lot
     if kind == "repair" or kind == "medicine":
-        if kind == "repair":
-            fits = target_type == "building"
-        else:
-            fits = target_type == "soldier" or is_civilian(target)
-        if not fits:
-            return "bad_target"
-        return "full_hp" if target.hp >= KIND_HP[target.kind] else None
+        return mend_refusal(target, buildings=kind == "repair")
+    target_type = KIND_TYPE[target.kind]  # not is_soldier() & co.: listings ask this a lot
     if kind == "charge":
         mine = target.side == side and target_type == "soldier"
         return None if mine and state.terrain[target.zone] != "marsh" else "bad_target"

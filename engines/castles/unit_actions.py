@@ -7,12 +7,10 @@ from typing import Any
 
 from engines.base import Event, IllegalAction, make_event
 from engines.castles.board import (
-    KIND_HP,
-    KIND_TYPE,
     castle_zone,
     enemy,
-    is_civilian,
     is_special,
+    mend_refusal,
     middle_zone,
     seats_of,
     side_of,
@@ -108,18 +106,9 @@ def close_refusal(card: Card, target: Card) -> str | None:
     it."""
     if target.zone != card.zone:
         return "out_of_range"
-    # KIND_TYPE lookups rather than is_soldier() & co.: the listing asks this for every card
-    # standing with a Mason, Medic or Assassin, before every action.
-    target_type = KIND_TYPE[target.kind]
     if card.kind == "assassin":
         return None if target.side != card.side and is_special(target) else "bad_target"
-    if card.kind == "mason":
-        fits = target_type == "building"
-    else:
-        fits = target_type == "soldier" or is_civilian(target)
-    if not fits:
-        return "bad_target"
-    return "full_hp" if target.hp >= KIND_HP[target.kind] else None
+    return mend_refusal(target, buildings=card.kind == "mason")
 
 
 def building_zone_refusal(card: Card, side: int, zone: int) -> str | None:
