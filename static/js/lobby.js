@@ -16,15 +16,6 @@ function timeControlText(tc) {
 export function accountPanel(onChange) {
   const box = h("section.panel.account");
   function draw() {
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.castleSeat : undefined;
-    drawRoom();
-    if (focused !== undefined) {
-      const input = box.querySelector(`[data-castle-seat="${focused}"]`);
-      if (input) input.focus();
-    }
-  }
-
-  function drawRoom() {
     clear(box);
     const me = session.account;
     if (me && session.token) {
