@@ -19,33 +19,19 @@ from engines.base import Rng
 from engines.ember.bots import HeuristicBot
 from engines.ember.cards import HERO_IDS
 from engines.ember.engine import EmberEngine
+from engines.playout import play
 
 ENGINE = EmberEngine()
 
 
 def play_one(seed: int, heroes: list[str]) -> dict[str, Any]:
-    """One heuristic-bot game on a simulated clock, driving only the seat that must act."""
+    """One heuristic-bot game on the playout host's simulated clock."""
     seats = len(heroes)
     order = list(heroes)
     Rng(seed ^ 0x5EED).shuffle(order)
-    state = ENGINE.setup(seats, seed, {"heroes": order})
     bots = [HeuristicBot(seat, seed * 8 + seat) for seat in range(seats)]
-    now = 0
-    steps = 0
-    while state.phase != "over":
-        steps += 1
-        (seat,) = ENGINE.to_act(state)
-        decision = bots[seat].decide(
-            ENGINE.view(state, seat), ENGINE.legal_actions(state, seat), now
-        )
-        assert decision is not None
-        due = ENGINE.deadline(state)
-        if due is not None and due <= decision.at_ms:
-            now = due
-            ENGINE.tick(state, now)
-        else:
-            now = max(now, decision.at_ms)
-            ENGINE.apply(state, seat, decision.action, now)
+    record = play(ENGINE, bots, seed, {"heroes": order})
+    state, steps = record.state, record.steps
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     winners = outcome.placings[0]

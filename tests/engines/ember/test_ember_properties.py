@@ -22,37 +22,22 @@ Check = Callable[[EmberState, list[dict[str, Any]]], None]
 def drive(
     seats: int, seed: int, options: dict[str, Any] | None = None, check: Check | None = None
 ) -> tuple[EmberState, list[LogEntry]]:
-    """A quick bot game that asks only the seat to act (heuristic and random bots mixed)."""
-    state = ENGINE.setup(seats, seed, options or {})
+    """A bot game (heuristic and random bots mixed) on the playout host; exactly one seat acts
+    at a time, no bot action is refused and every change reports what happened."""
     bots = [
         (HeuristicBot if (seed + seat) % 3 else RandomBot)(seat, seed * 10 + seat)
         for seat in range(seats)
     ]
-    log: list[LogEntry] = []
-    now = 0
-    for _ in range(5_000):
-        if ENGINE.outcome(state) is not None:
-            break
-        to_act = ENGINE.to_act(state)
-        assert len(to_act) == 1, "someone must act until the game ends"
-        (seat,) = to_act
-        decision = bots[seat].decide(
-            ENGINE.view(state, seat), ENGINE.legal_actions(state, seat), now
-        )
-        assert decision is not None
-        due = ENGINE.deadline(state)
-        if due is not None and due <= decision.at_ms:
-            now = due
-            events = ENGINE.tick(state, now)
-            log.append((None, {"type": "tick"}, now))
-        else:
-            now = max(now, decision.at_ms)
-            events = ENGINE.apply(state, seat, decision.action, now)
-            log.append((seat, decision.action, now))
+
+    def each_change(state: EmberState, events: list[dict[str, Any]]) -> None:
         assert events, "every accepted action or due tick reports what happened"
+        assert state.phase == "over" or len(ENGINE.to_act(state)) == 1, "one seat acts"
         if check is not None:
             check(state, events)
-    return state, log
+
+    record = play(ENGINE, bots, seed, options, max_steps=5_000, on_change=each_change)
+    assert not record.rejected, record.rejected
+    return record.state, record.log
 
 
 def conserved(state: EmberState, events: list[dict[str, Any]]) -> None:
