@@ -1,4 +1,5 @@
-"""Browser steps the game-table e2e tests share: sign in, raise a private table, read the model."""
+"""Browser steps the game-table e2e tests share: sign in, raise a private table, read the
+model, record what a page receives."""
 
 from __future__ import annotations
 
@@ -69,3 +70,20 @@ def open_private_duel(
     wait_model(host, "window.__rampart.seat === 0", timeout)
     wait_model(guest, "window.__rampart.seat === 1", timeout)
     return match_id
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    """Every JSON text frame ``page``'s websockets receive from now on, in order (to check that
+    no message carries what its receiver may not know)."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on(
+            "framereceived",
+            lambda payload: (
+                frames.append(json.loads(payload)) if isinstance(payload, str) else None
+            ),
+        )
+
+    page.on("websocket", on_socket)
+    return frames

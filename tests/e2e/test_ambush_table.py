@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import steps
+from tests.e2e.steps import record_frames, sign_in_as_guest
+
 pytestmark = pytest.mark.e2e
 
 # Seat 0's hand, seat 1's hand, then the top of the deck: two Ambush! cards to expose (so
@@ -41,19 +44,11 @@ def model(page: Any) -> dict[str, Any]:
 
 
 def wait_model(page: Any, condition: str) -> None:
-    page.wait_for_function(
-        f"() => window.__rampart && window.__rampart.view && ({condition})", timeout=TIMEOUT
-    )
+    steps.wait_model(page, condition, TIMEOUT)
 
 
 def cell_selector(cell: list[int]) -> str:
     return f'.grid [data-x="{cell[0]}"][data-y="{cell[1]}"]'
-
-
-def guest(page: Any, url: str, name: str) -> None:
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
 
 
 def expose_and_play(page: Any, card: str) -> None:
@@ -78,7 +73,7 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
 
     # The start page: Alice plays as a guest and raises a private table with a stacked deck.
     alice.goto(server_url + "/")
-    guest(alice, server_url, "Alice")
+    sign_in_as_guest(alice, "Alice", TIMEOUT)
     alice.select_option("#new-privacy", "private")
     alice.fill("#new-seats", "2")
     alice.fill("#new-turn", "120")
@@ -91,7 +86,7 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
 
     # Bram follows the invite link on a phone, names himself and sits down.
     bram.goto(invite)
-    guest(bram, server_url, "Bram")
+    sign_in_as_guest(bram, "Bram", TIMEOUT)
     bram.wait_for_url(re.compile(r"/lobby/\d+$"), timeout=TIMEOUT)
 
     # Castles are named; each player votes for the other's name (seen live on both sides).
@@ -118,16 +113,7 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
     alice.wait_for_selector(".dial.on-turn .clock", timeout=TIMEOUT)
 
     # A spectator watches from the start; every message it gets is checked for hidden cards.
-    spectator_frames: list[dict[str, Any]] = []
-    watcher.on(
-        "websocket",
-        lambda ws: ws.on(
-            "framereceived",
-            lambda payload: (
-                spectator_frames.append(json.loads(payload)) if isinstance(payload, str) else None
-            ),
-        ),
-    )
+    spectator_frames = record_frames(watcher)
     watcher.goto(f"{server_url}/watch/{match_id}")
     wait_model(watcher, "window.__rampart.seat === null")
 

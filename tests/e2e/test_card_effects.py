@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import steps
+from tests.e2e.steps import record_frames
+
 pytestmark = pytest.mark.e2e
 
 DECK = [
@@ -24,29 +27,12 @@ MY_TURN = "window.__rampart.view.turn === window.__rampart.seat"
 
 
 def wait_model(page: Any, condition: str) -> None:
-    page.wait_for_function(
-        f"() => window.__rampart && window.__rampart.view && ({condition})", timeout=TIMEOUT
-    )
+    steps.wait_model(page, condition, TIMEOUT)
 
 
 def view(page: Any) -> dict[str, Any]:
     result: dict[str, Any] = page.evaluate("() => window.__rampart.view")
     return result
-
-
-def record_frames(page: Any) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: (
-                frames.append(json.loads(payload)) if isinstance(payload, str) else None
-            ),
-        )
-
-    page.on("websocket", on_socket)
-    return frames
 
 
 def expose(page: Any) -> None:

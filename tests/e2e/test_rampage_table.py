@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.web import STATIC_DIR
-from tests.e2e.steps import open_private_duel
+from tests.e2e.steps import open_private_duel, record_frames
 
 pytestmark = pytest.mark.e2e
 
@@ -108,16 +108,7 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
     )
     alice.wait_for_selector(".table[data-game='rampage'] .rp-field", timeout=TIMEOUT)
 
-    spectator_frames: list[dict[str, Any]] = []
-    watcher.on(
-        "websocket",
-        lambda ws: ws.on(
-            "framereceived",
-            lambda payload: (
-                spectator_frames.append(json.loads(payload)) if isinstance(payload, str) else None
-            ),
-        ),
-    )
+    spectator_frames = record_frames(watcher)
     watcher.goto(f"{server_url}/watch/{match_id}")
     wait_model(watcher, "window.__rampart.seat === null")
 
