@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app.support import Server
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM_ARGS = [
@@ -25,12 +21,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -43,46 +33,15 @@ def chromium_path() -> str:
 
 @contextlib.contextmanager
 def running_server(tmp: Path, **env_extra: str) -> Iterator[str]:
-    """``python -m app`` (migrated, client mounted) on a temp SQLite file and a free port;
-    yields its base URL and stops it afterwards."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/rampart.db",
-        "PYTHONPATH": str(ROOT),
-        **env_extra,
-    }
-    log_path = tmp / "server.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    """``python -m app`` (migrated, client mounted) on a temp SQLite file and a free port, at
+    real time and without the bench games; yields its base URL and stops it afterwards."""
+    env = {"RAMPART_CLOCK_RATE": "1", "RAMPART_BENCH_GAMES": "0", **env_extra}
+    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db", env)
     try:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{log_path.read_text()}")
-            try:
-                if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start:\n{log_path.read_text()}")
-            time.sleep(0.1)
-        yield url
+        server.start(tmp)
+        yield server.http
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        server.stop()
 
 
 @pytest.fixture(scope="session")
