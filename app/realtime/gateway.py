@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -48,6 +49,7 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s, flusher)
     writer = asyncio.create_task(peer.write_loop())
     pinger.add(peer)
+    peer.on_cadence_change = functools.partial(pinger.refresh, peer)
     session: GameSession | None = None
     try:
         try:
@@ -55,6 +57,7 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
             # Link pings and broadcast send times are stamped on the match's own clock.
             peer.use_clock(session.clock.precise)
             peer.measure_links = session.races is not None
+            pinger.refresh(peer)
         except AppError as refusal:
             _error(peer, refusal.code, refusal.message)
             peer.close(4404)

@@ -69,6 +69,8 @@ class Peer:
         # Matches with grab races measure every link (rtt_min, jitter); the others only need
         # keep-alives. The gateway sets this once the match is known.
         self.measure_links = True
+        # Called when the ping cadence may have become faster (set by whoever pings).
+        self.on_cadence_change: Callable[[], None] | None = None
         extensions = websocket.scope.get("extensions") or {}
         # The connection's direct frame path, when the server provides one.
         self.frames: FrameProtocol | None = extensions.get(SCOPE_KEY)
@@ -124,6 +126,12 @@ class Peer:
         if not outbox or frames.paused or not frames.open_for_frames:
             return  # resume_writing flushes again; a lost socket ends in the reader
         texts: list[str] = []
+        if not self.measure_links:
+            # No grab races in this match: nothing reads send times (S_ref) or link samples.
+            while outbox and outbox[0] is not None:
+                texts.append(outbox.popleft()[0])  # type: ignore[index]
+            frames.write_texts(texts)
+            return
         left_at = self.clock()
         while outbox and outbox[0] is not None:
             text, version, nonce = outbox.popleft()  # type: ignore[misc]
@@ -187,6 +195,8 @@ class Peer:
         """A race became possible: ping now rather than at the end of the slower period."""
         if self.race_possible:
             self.ping()
+            if self.on_cadence_change is not None:
+                self.on_cadence_change()
 
     def pong(self, nonce: int | str, at_ms: float | None = None) -> None:
         self.meter.pong(nonce, self.clock() if at_ms is None else at_ms)
