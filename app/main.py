@@ -67,7 +67,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessionmaker
         app.state.hub = hub
         app.state.pinger = pinger = Pinger()
-        app.state.flusher = FrameFlusher()
+        app.state.flusher = flusher = FrameFlusher()
+        # A commit's broadcasts leave in the same turn of the loop as the commit.
+        action_log.after_commit = flusher.run_now
         app.state.lobby_feed = feed
         app.state.lobbies = LobbyService(hub, feed)
         writer = Writer(engine, sessionmaker)

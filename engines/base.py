@@ -8,7 +8,7 @@ action log reproduces a match exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableSequence, Sequence
+from collections.abc import Hashable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
@@ -281,6 +281,21 @@ class Bot(Protocol):
     def decide(
         self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
     ) -> Decision | None: ...
+
+
+def view_audience(engine: Engine, state: State, seat: int | None) -> Hashable:
+    """Which seats get the same view: ``view(state, a) == view(state, b)`` whenever their
+    audiences are equal, so a host may build and encode one view per audience.
+
+    An engine whose views do not (always) depend on the seat defines
+    ``view_audience(state, seat)``; otherwise every seat, and the spectators, is its own
+    audience.
+    """
+    audience = getattr(engine, "view_audience", None)
+    if audience is None:
+        return seat
+    result: Hashable = audience(state, seat)
+    return result
 
 
 def awaiting_seats(engine: Engine, state: State) -> frozenset[int]:

@@ -58,6 +58,12 @@ class FrameFlusher:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._run)
 
+    def run_now(self) -> None:
+        """Flush what is due at once instead of after this turn of the loop (the action log
+        calls it right after a commit's broadcasts: one loop turn less per move)."""
+        if self._due:
+            self._run()
+
     def _run(self) -> None:
         self._scheduled = False
         due, self._due = self._due, []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,22 @@ class Submit:
     grab: bool = False
     arbitration: dict[str, Any] | None = None
     measured: GrabInput | None = None
+
+
+@dataclass
+class Change:
+    """An accepted change on its way to the action log, then to every connection."""
+
+    seat: int | None
+    action: dict[str, Any]
+    at_ms: int
+    events: list[Event]
+    cause: str
+    account_id: int | None = None
+    client_seq: int | None = None
+    arbitration: dict[str, Any] | None = None
+    # Runs once the change is logged, before any broadcast (the mover's ack).
+    before_broadcast: Callable[[int], None] | None = None
 
 
 @dataclass

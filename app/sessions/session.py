@@ -17,10 +17,28 @@ from app.sessions import deadlines, wire
 from app.sessions import races as race_steps
 from app.sessions.bots import BotSeat
 from app.sessions.clock import MatchClock
-from app.sessions.commands import Attach, Chat, Command, Detach, History, SeatInfo, Submit
+from app.sessions.commands import (
+    Attach,
+    Change,
+    Chat,
+    Command,
+    Detach,
+    History,
+    SeatInfo,
+    Submit,
+)
 from app.sessions.races import RaceDesk, race_pings
 from app.sessions.timecontrol import TimeControl, TurnClocks
-from engines.base import ALL, ActionError, Engine, Event, State, awaiting_seats, events_for
+from engines.base import (
+    ALL,
+    ActionError,
+    Engine,
+    Event,
+    State,
+    awaiting_seats,
+    events_for,
+    view_audience,
+)
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +92,15 @@ class GameSession:
         self.disconnected: dict[int, int] = {}
         self._inbox: deque[Command] = deque()
         self._wake = asyncio.Event()
+        # True while a command is being handled, by the task or by the fast lane (a plain
+        # action handled inside ``submit``, its commit still in flight): others queue.
+        self._busy = False
+        self._armed_due: int | None = None  # what the sleeping task's timer is set for
+        self._crash: BaseException | None = None  # a fast-lane failure, raised by the task
+        self._finish: list[Any] = []  # a fast-lane commit that ended the match, for the task
         self._stale_deadline: int | None = None
         self._views: dict[int | None, tuple[int, str]] = {}
+        self._encoded: dict[tuple[Any, ...], tuple[int, str]] = {}
         # Grab races (Ambush!): the arbiter of DESIGN.md sec. 5 decides who touched first.
         self.races = RaceDesk.for_match(engine, state, seed, clock.rate)
         if self.races is not None and engine.view(state, None).get("phase") == "ambush":
@@ -92,7 +117,23 @@ class GameSession:
     # ----- the inbox ---------------------------------------------------------------------
 
     def submit(self, command: Command) -> None:
-        """Queue a command; the session task handles it in arrival order."""
+        """Handle a command in arrival order: a plain action at once when nothing else is in
+        hand (the fast lane: checked, applied and staged for the action log right here, and
+        broadcast from the log's callback, with no task wake-up on the way); anything else,
+        or anything arriving while a command is in hand, through the inbox and the task."""
+        if (
+            not self._busy
+            and not self._inbox
+            and type(command) is Submit
+            and not command.grab
+            and self._crash is None
+        ):
+            self._busy = True
+            try:
+                self._submit_now(command)
+            except Exception as error:
+                self._fail(error)
+            return
         self._inbox.append(command)
         self._wake.set()
 
@@ -105,13 +146,26 @@ class GameSession:
         """The session task: handle commands, fire due deadlines, sleep until the next one."""
         loop = asyncio.get_running_loop()
         while True:
-            while self._inbox:
-                await self._handle(self._inbox.popleft())
-            if not self.finished:
-                await deadlines.fire_due(self)
-            if self._inbox:
-                continue
-            due = None if self.finished else deadlines.next_due(self)
+            if self._crash is not None:
+                raise self._crash
+            if self._finish:
+                await self._finish_commit(*self._finish)
+                self._finish = []
+                self._busy = False
+            if not self._busy:
+                self._busy = True
+                try:
+                    while self._inbox:
+                        await self._handle(self._inbox.popleft())
+                    if not self.finished:
+                        await deadlines.fire_due(self)
+                finally:
+                    self._busy = False
+                if self._inbox:
+                    continue
+            # While the fast lane has a commit in flight, nothing is due: its end wakes us.
+            due = None if self.finished or self._busy else deadlines.next_due(self)
+            self._armed_due = due
             self._wake.clear()
             timer = None
             if due is not None:
@@ -121,6 +175,19 @@ class GameSession:
             finally:
                 if timer is not None:
                     timer.cancel()
+
+    def _release(self) -> None:
+        """The fast lane is done with its command: wake the task if it has work, or if the
+        change moved what it sleeps until (a deadline, a bot's turn)."""
+        self._busy = False
+        if self._inbox or (not self.finished and deadlines.next_due(self) != self._armed_due):
+            self._wake.set()
+
+    def _fail(self, error: BaseException) -> None:
+        """A fast-lane failure ends the session as a failure in the task would: the hub
+        rebuilds the match from its log."""
+        self._crash = error
+        self._wake.set()
 
     def _loop_time(self, match_ms: int) -> float:
         # The event loop's clock is time.monotonic() on every platform we run on.
@@ -190,48 +257,86 @@ class GameSession:
     # ----- actions -----------------------------------------------------------------------
 
     async def _submit(self, command: Submit) -> None:
+        change = self._check_and_apply(command)
+        if change is not None:
+            await self._commit_change(change)
+
+    def _submit_now(self, command: Submit) -> None:
+        """The fast lane's ``_submit``: the same checks; the commit is staged, not awaited,
+        and the broadcast goes from the action log's callback."""
+        change = self._check_and_apply(command)
+        if change is None:
+            self._release()
+            return
+        row, ended = self._prepare(change)
+
+        def written(error: BaseException | None) -> None:
+            if error is not None:
+                self._fail(error)
+                return
+            try:
+                if self._advance(change, row["version"]):
+                    # The match is over: its result is recorded (awaited, so by the task)
+                    # before anyone hears of the last move.
+                    self._finish = [change, row["version"], ended]
+                    self._wake.set()
+                    return
+                self._announce(change, row["version"], ended)
+            except Exception as failure:
+                self._fail(failure)
+                return
+            self._release()
+
+        self.action_log.stage(row, written)
+
+    def _check_and_apply(self, command: Submit) -> Change | None:
+        """Check and apply a submitted action; None when it was answered here (a refusal, a
+        duplicate, a grab handed to the race desk), else the change to commit."""
         peer, seq = command.peer, command.client_seq
         key = (peer.account_id, command.seat)
         previous = self.replies.get(key)
         if previous is not None and seq == previous[0]:
             peer.send_text(wire.dumps({**previous[1], "duplicate": True}))
-            return
+            return None
         if previous is not None and seq < previous[0]:
             reply = wire.error("action/stale_seq", f"client_seq {seq} is older than {previous[0]}")
             peer.send_text(wire.dumps({**reply, "client_seq": seq}))
-            return
+            return None
         if self.finished:
             self._reply(command, key, None, "match/over", "the match is over")
-            return
+            return None
         if command.grab and self.races is not None and command.measured is not None:
             race_steps.race_grab(self, command, key, command.measured)
-            return
+            return None
         if command.version is not None and command.version != self.version:
             message = f"action based on version {command.version}, match is at {self.version}"
             self._reply(command, key, None, "action/stale_version", message)
-            return
+            return None
         at_ms = self.clock.now()
         try:
             events = self.engine.apply(self.state, command.seat, command.action, at_ms)
         except ActionError as refusal:
             self._reply(command, key, at_ms, refusal.code, refusal.message)
-            return
+            return None
         except Exception:
             # An engine bug: its state may be half-changed, so the sender hears why and the
             # session dies; the hub rebuilds the match from its log, without this action.
             self._reply(command, key, at_ms, "server/engine_error", "the game engine failed")
             raise
-        cause = "player"
-        await self._commit(
+
+        def acknowledge(version: int) -> None:
+            self._reply(command, key, at_ms, None, "", version)
+
+        return Change(
             command.seat,
             command.action,
             at_ms,
             events,
-            cause,
+            "player",
             account_id=peer.account_id,
             client_seq=seq,
             arbitration=command.arbitration,
-            before_broadcast=lambda version: self._reply(command, key, at_ms, None, "", version),
+            before_broadcast=acknowledge,
         )
 
     def _reply(
@@ -269,39 +374,74 @@ class GameSession:
     ) -> None:
         """Persist the new version, then tell everyone. A failed write raises: the hub then
         rebuilds this match from the log, where the unacknowledged action is absent."""
+        change = Change(
+            seat,
+            action,
+            at_ms,
+            events,
+            cause,
+            account_id=account_id,
+            client_seq=client_seq,
+            arbitration=arbitration,
+            before_broadcast=before_broadcast,
+        )
+        await self._commit_change(change)
+
+    async def _commit_change(self, change: Change) -> None:
+        row, ended = self._prepare(change)
+        await self.action_log.append(row)
+        if self._advance(change, row["version"]):
+            await self._finish_commit(change, row["version"], ended)
+        else:
+            self._announce(change, row["version"], ended)
+
+    def _prepare(self, change: Change) -> tuple[dict[str, Any], list[Any]]:
+        """The log row of the next version, and the grab races this change decides."""
         version = self.version + 1
         ended = []
+        arbitration = change.arbitration
         if self.races is not None:
             ended = self.races.observe(
-                version, events, self.clock.precise(), race_steps.living(self)
+                version, change.events, self.clock.precise(), race_steps.living(self)
             )
             arbitration = self.races.attach(arbitration)
-        await self.action_log.append(
-            {
-                "match_id": self.match_id,
-                "version": version,
-                "seat": seat,
-                "account_id": account_id,
-                "client_seq": client_seq,
-                "action": action,
-                "at_ms": at_ms,
-                "cause": cause,
-                "events": events,
-                "arbitration": arbitration,
-            }
-        )
+        row = {
+            "match_id": self.match_id,
+            "version": version,
+            "seat": change.seat,
+            "account_id": change.account_id,
+            "client_seq": change.client_seq,
+            "action": change.action,
+            "at_ms": change.at_ms,
+            "cause": change.cause,
+            "events": change.events,
+            "arbitration": arbitration,
+        }
+        return row, ended
+
+    def _advance(self, change: Change, version: int) -> bool:
+        """The change is logged: it is now the match's current version. True when it ended
+        the match (its result must be recorded before anyone hears)."""
         self.version = version
-        self.clock.observe(at_ms)
-        self.history.append(version, events, at_ms)
+        self.clock.observe(change.at_ms)
+        self.history.append(version, change.events, change.at_ms)
         self._views.clear()
+        self._encoded.clear()
         self._stale_deadline = None
-        outcome = self.engine.outcome(self.state)
-        if outcome is not None:
-            await self.record_result()
-        if before_broadcast is not None:
-            before_broadcast(version)
+        return self.engine.outcome(self.state) is not None
+
+    async def _finish_commit(self, change: Change, version: int, ended: list[Any]) -> None:
+        await self.record_result()
+        self._announce(change, version, ended)
+
+    def _announce(self, change: Change, version: int, ended: list[Any]) -> None:
+        """Tell everyone about a logged change: the mover's reply first, then race results,
+        then every connection's own patch."""
+        if change.before_broadcast is not None:
+            change.before_broadcast(version)
         for decision in ended:
             race_steps.grab_reply(self, decision)
+        events, at_ms = change.events, change.at_ms
         public = None
         if all(event.get("visible_to", ALL) == ALL for event in events):
             public = wire.dumps(events_for(events, None))
@@ -309,7 +449,7 @@ class GameSession:
             text = self._patch_text(peer.seat, version, events, at_ms, public)
             race_steps.broadcast(peer, text, version)
         if not self.finished:
-            self._after_change(events, acted=seat)
+            self._after_change(events, acted=change.seat)
 
     async def record_result(self) -> None:
         outcome = self.engine.outcome(self.state)
@@ -346,19 +486,28 @@ class GameSession:
         return self.engine.legal_actions(self.state, seat)
 
     def _view_json(self, seat: int | None) -> str:
-        """The seat's view, legal actions and awaited seats as JSON, cached per version."""
+        """The seat's view, legal actions and awaited seats as JSON members, cached per
+        version. Seats in one audience (``engines.base.view_audience``: the engine says they
+        see the same view) share one view build and encoding."""
         cached = self._views.get(seat)
         if cached is not None and cached[0] == self.version:
             return cached[1]
-        body = wire.dumps(
-            {
-                "view": self.engine.view(self.state, seat),
-                "legal": self._legal(seat),
-                "awaiting": sorted(self._awaiting()),
-            }
-        )[1:-1]  # one encoder call; the members are spliced into the patch
+        shared = self._shared_json(("view", view_audience(self.engine, self.state, seat)), seat)
+        legal = self._legal(seat)
+        body = f'"view":{shared},"legal":{wire.dumps(legal) if legal else "[]"},"awaiting":'
+        body += self._shared_json(("awaiting",), seat)
         self._views[seat] = (self.version, body)
         return body
+
+    def _shared_json(self, key: tuple[Any, ...], seat: int | None) -> str:
+        """A view (for ``seat``'s audience) or the awaited seats, encoded once per version."""
+        cached = self._encoded.get(key)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        value = self.engine.view(self.state, seat) if key[0] == "view" else sorted(self._awaiting())
+        text = wire.dumps(value)
+        self._encoded[key] = (self.version, text)
+        return text
 
     def _patch_text(
         self,

@@ -160,6 +160,10 @@ class TallyEngine:
             view["secret"] = state.secrets[seat]
         return view
 
+    def view_audience(self, state: TallyState, seat: int | None) -> int | None:
+        """Every seat sees the same view unless secrets are dealt (then each its own)."""
+        return None if state.secrets is None else seat
+
     def outcome(self, state: TallyState) -> Outcome | None:
         if not state.over:
             return None

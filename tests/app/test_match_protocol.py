@@ -148,6 +148,10 @@ async def test_spectator_never_sees_hidden_information(api: Api, shared_server: 
     assert "secret" in ann.view and "secret" in bob.view  # type: ignore[operator]
     drew = [e for m in ann.of_type("patch") for e in m["events"] if e["type"] == "drew"]
     assert drew and "secret" in drew[0]
+    # With secrets dealt every seat is its own view audience: each patch carries its own.
+    assert ann.view["secret"] == drew[0]["secret"]  # type: ignore[index]
+    bob_welcome = bob.of_type("welcome")[0]
+    assert bob.view["secret"] == bob_welcome["view"]["secret"]  # type: ignore[index]
     others = [e for m in bob.of_type("patch") for e in m["events"] if e["type"] == "drew"]
     assert others == [{"type": "drew", "seat": 0}]
     for message in spectator.messages:

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from app.__main__ import migrate
@@ -82,10 +83,10 @@ async def test_a_failed_write_is_never_broadcast_and_the_session_is_rebuilt(
     session.submit(commands.Attach(ann, None))
     await settle()
 
-    async def broken(_row: dict[str, Any]) -> None:
+    def broken(_rows: list[dict[str, Any]], *, wait_ms: int) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(writer, "append", broken)
+    monkeypatch.setattr(writer, "_write_sqlite", broken)
     session.submit(commands.Submit(ann, 0, 1, {"type": "move", "cell": 0}))
     with caplog.at_level("CRITICAL", logger="app.sessions.hub"):
         await settle()
@@ -101,3 +102,115 @@ async def test_a_failed_write_is_never_broadcast_and_the_session_is_rebuilt(
     await settle()
     assert any('"type":"ack"' in text for text in again.sent)
     assert rebuilt.version == 1
+
+
+def _of_type(peer: FakePeer, kind: str) -> list[dict[str, Any]]:
+    messages = [orjson.loads(text) for text in peer.sent]
+    return [message for message in messages if message["type"] == kind]
+
+
+async def test_actions_arriving_while_a_commit_is_in_flight_keep_their_order(
+    world: dict[str, Any],
+) -> None:
+    hub, players = world["hub"], world["players"]
+    session = await hub.get(world["match_id"])
+    ann, bob = FakePeer(0, players[0].id), FakePeer(1, players[1].id)
+    session.submit(commands.Attach(ann, None))
+    session.submit(commands.Attach(bob, None))
+    await settle()
+    # Submitted in one turn of the loop: the first takes the fast lane (its commit is in
+    # flight until the action log's callback), the others queue behind it in order.
+    session.submit(commands.Submit(ann, 0, 1, {"type": "move", "cell": 0}))
+    session.submit(commands.Submit(bob, 1, 1, {"type": "move", "cell": 8}, version=1))
+    session.submit(commands.Submit(ann, 0, 2, {"type": "move", "cell": 14}, version=2))
+    session.submit(commands.Submit(bob, 1, 2, {"type": "move", "cell": 1}, version=2))
+    await settle()
+    assert [a["version"] for a in _of_type(ann, "ack")] == [1, 3]
+    assert [a["version"] for a in _of_type(bob, "ack")] == [2]
+    assert [e["code"] for e in _of_type(bob, "error")] == ["action/stale_version"]
+    for peer in (ann, bob):
+        assert [p["version"] for p in _of_type(peer, "patch")] == [1, 2, 3]
+    assert session.version == 3
+
+
+async def test_connections_that_see_the_same_view_share_one_build(
+    world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub, players = world["hub"], world["players"]
+    session = await hub.get(world["match_id"])
+    ann, bob, spectator = (
+        FakePeer(0, players[0].id),
+        FakePeer(1, players[1].id),
+        FakePeer(None, None),
+    )
+    for peer in (ann, bob, spectator):
+        session.submit(commands.Attach(peer, None))
+    await settle()
+    builds: list[int | None] = []
+    view = session.engine.view
+
+    def counting_view(state: Any, seat: int | None) -> dict[str, Any]:
+        builds.append(seat)
+        return view(state, seat)
+
+    monkeypatch.setattr(session.engine, "view", counting_view)
+    session.submit(commands.Submit(ann, 0, 1, {"type": "move", "cell": 0}))
+    await settle()
+    # Tally without secrets: one audience, so one view for the three connections.
+    assert len(builds) == 1
+    patches = [_of_type(peer, "patch")[0] for peer in (ann, bob, spectator)]
+    assert patches[0]["view"] == patches[1]["view"] == patches[2]["view"]
+    assert [p["legal"] for p in patches] == [
+        [],
+        [{"type": "move", "cell": 8}, {"type": "resign"}],
+        [],
+    ]
+
+
+def _row(match_id: int, version: int) -> dict[str, Any]:
+    return {
+        "match_id": match_id,
+        "version": version,
+        "seat": 0,
+        "account_id": None,
+        "client_seq": None,
+        "action": {"type": "move", "cell": 0},
+        "at_ms": version,
+        "cause": "player",
+        "events": [],
+        "arbitration": None,
+    }
+
+
+async def test_rows_staged_in_one_turn_share_a_commit_and_a_bad_row_fails_alone(
+    world: dict[str, Any],
+) -> None:
+    writer, match_id = world["writer"], world["match_id"]
+    heard: list[tuple[int, str | None]] = []
+    writer.after_commit = lambda: heard.append((-1, None))
+    before = writer.batches
+    for version in (1, 2):
+        writer.stage(
+            _row(match_id, version),
+            lambda error, v=version: heard.append((v, None if error is None else repr(error))),
+        )
+    assert heard == []  # nothing is written before the end of this turn of the loop
+    await settle()
+    assert heard == [(1, None), (2, None), (-1, None)]
+    assert writer.batches == before + 1
+    heard.clear()
+    # Version 2 again violates (match_id, version): it fails alone, version 3 is kept.
+    for version in (2, 3):
+        writer.stage(
+            _row(match_id, version),
+            lambda error, v=version: heard.append((v, None if error is None else "failed")),
+        )
+    await settle()
+    assert sorted(entry for entry in heard if entry[0] > 0) == [(2, "failed"), (3, None)]
+    async with writer.engine.connect() as connection:
+        versions = (
+            await connection.exec_driver_sql(
+                f"SELECT version FROM match_actions WHERE match_id = {match_id} ORDER BY version"
+            )
+        ).all()
+    assert [v for (v,) in versions] == [1, 2, 3]

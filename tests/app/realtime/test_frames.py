@@ -9,7 +9,7 @@ import pytest
 from websockets.frames import Opcode
 from websockets.protocol import Protocol, Side, State
 
-from app.realtime.frames import SCOPE_KEY, text_frame
+from app.realtime.frames import SCOPE_KEY, FrameFlusher, text_frame
 from app.realtime.peer import Peer
 
 
@@ -74,6 +74,19 @@ async def test_messages_queued_in_one_loop_turn_leave_in_one_write_in_order() ->
         '{"type":"ping","nonce":1}',
     ]
     assert peer.sends.at(7) is not None  # S_ref stamped when it left
+
+
+async def test_run_now_flushes_at_once_and_a_match_without_races_stamps_nothing() -> None:
+    frames, flusher = FakeFrames(), FrameFlusher()
+    socket = FakeSocket(frames)
+    peer = Peer(socket, 100, flusher=flusher)  # type: ignore[arg-type]
+    peer.measure_links = False
+    peer.send_numbered('{"type":"patch","version":3}', 3)
+    flusher.run_now()  # what the action log does right after a commit's broadcasts
+    assert decoded(frames.writes[0]) == ['{"type":"patch","version":3}']
+    assert peer.sends.at(3) is None  # no grab races: nothing reads S_ref
+    await asyncio.sleep(0)  # the callback scheduled before finds nothing left to do
+    assert len(frames.writes) == 1
 
 
 async def test_a_paused_socket_keeps_its_messages_until_it_drains() -> None:
