@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.action_log import ActionLogWriter
 from app.db.repositories import MatchRepository
 from app.scoring.ledger import settle
-from app.sessions import deadlines, wire
+from app.sessions import changes, deadlines, wire
 from app.sessions import races as race_steps
 from app.sessions.bots import BotSeat
 from app.sessions.clock import MatchClock
@@ -28,16 +28,15 @@ from app.sessions.commands import (
     Submit,
 )
 from app.sessions.races import RaceDesk, race_pings
+from app.sessions.seat_views import SeatViews
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from engines.base import (
-    ALL,
     ActionError,
     Engine,
     Event,
     State,
     awaiting_seats,
     events_for,
-    view_audience,
 )
 
 log = logging.getLogger(__name__)
@@ -99,8 +98,7 @@ class GameSession:
         self._crash: BaseException | None = None  # a fast-lane failure, raised by the task
         self._finish: list[Any] = []  # a fast-lane commit that ended the match, for the task
         self._stale_deadline: int | None = None
-        self._views: dict[int | None, tuple[int, str]] = {}
-        self._encoded: dict[tuple[Any, ...], tuple[int, str]] = {}
+        self.views = SeatViews(self)
         # Grab races (Ambush!): the arbiter of DESIGN.md sec. 5 decides who touched first.
         self.races = RaceDesk.for_match(engine, state, seed, clock.rate)
         if self.races is not None and engine.view(state, None).get("phase") == "ambush":
@@ -149,7 +147,7 @@ class GameSession:
             if self._crash is not None:
                 raise self._crash
             if self._finish:
-                await self._finish_commit(*self._finish)
+                await changes.finish(self, *self._finish)
                 self._finish = []
                 self._busy = False
             if not self._busy:
@@ -233,7 +231,8 @@ class GameSession:
         }
         race_steps.broadcast(peer, wire.dumps(welcome), self.version)
         for version, events, at_ms in missed or []:
-            race_steps.broadcast(peer, self._patch_text(peer.seat, version, events, at_ms), version)
+            text = self.views.patch_text(peer.seat, version, events, at_ms)
+            race_steps.broadcast(peer, text, version)
         if self.turn_clocks.deadlines:
             peer.send_text(wire.dumps(self._clock_message()))
 
@@ -259,35 +258,15 @@ class GameSession:
     async def _submit(self, command: Submit) -> None:
         change = self._check_and_apply(command)
         if change is not None:
-            await self._commit_change(change)
+            await changes.commit(self, change)
 
     def _submit_now(self, command: Submit) -> None:
-        """The fast lane's ``_submit``: the same checks; the commit is staged, not awaited,
-        and the broadcast goes from the action log's callback."""
+        """The fast lane's ``_submit``: the same checks; the commit is staged, not awaited."""
         change = self._check_and_apply(command)
         if change is None:
             self._release()
             return
-        row, ended = self._prepare(change)
-
-        def written(error: BaseException | None) -> None:
-            if error is not None:
-                self._fail(error)
-                return
-            try:
-                if self._advance(change, row["version"]):
-                    # The match is over: its result is recorded (awaited, so by the task)
-                    # before anyone hears of the last move.
-                    self._finish = [change, row["version"], ended]
-                    self._wake.set()
-                    return
-                self._announce(change, row["version"], ended)
-            except Exception as failure:
-                self._fail(failure)
-                return
-            self._release()
-
-        self.action_log.stage(row, written)
+        changes.commit_soon(self, change)
 
     def _check_and_apply(self, command: Submit) -> Change | None:
         """Check and apply a submitted action; None when it was answered here (a refusal, a
@@ -372,8 +351,7 @@ class GameSession:
         arbitration: dict[str, Any] | None = None,
         before_broadcast: Callable[[int], None] | None = None,
     ) -> None:
-        """Persist the new version, then tell everyone. A failed write raises: the hub then
-        rebuilds this match from the log, where the unacknowledged action is absent."""
+        """Persist the new version, then tell everyone (``changes.commit``)."""
         change = Change(
             seat,
             action,
@@ -385,71 +363,7 @@ class GameSession:
             arbitration=arbitration,
             before_broadcast=before_broadcast,
         )
-        await self._commit_change(change)
-
-    async def _commit_change(self, change: Change) -> None:
-        row, ended = self._prepare(change)
-        await self.action_log.append(row)
-        if self._advance(change, row["version"]):
-            await self._finish_commit(change, row["version"], ended)
-        else:
-            self._announce(change, row["version"], ended)
-
-    def _prepare(self, change: Change) -> tuple[dict[str, Any], list[Any]]:
-        """The log row of the next version, and the grab races this change decides."""
-        version = self.version + 1
-        ended = []
-        arbitration = change.arbitration
-        if self.races is not None:
-            ended = self.races.observe(
-                version, change.events, self.clock.precise(), race_steps.living(self)
-            )
-            arbitration = self.races.attach(arbitration)
-        row = {
-            "match_id": self.match_id,
-            "version": version,
-            "seat": change.seat,
-            "account_id": change.account_id,
-            "client_seq": change.client_seq,
-            "action": change.action,
-            "at_ms": change.at_ms,
-            "cause": change.cause,
-            "events": change.events,
-            "arbitration": arbitration,
-        }
-        return row, ended
-
-    def _advance(self, change: Change, version: int) -> bool:
-        """The change is logged: it is now the match's current version. True when it ended
-        the match (its result must be recorded before anyone hears)."""
-        self.version = version
-        self.clock.observe(change.at_ms)
-        self.history.append(version, change.events, change.at_ms)
-        self._views.clear()
-        self._encoded.clear()
-        self._stale_deadline = None
-        return self.engine.outcome(self.state) is not None
-
-    async def _finish_commit(self, change: Change, version: int, ended: list[Any]) -> None:
-        await self.record_result()
-        self._announce(change, version, ended)
-
-    def _announce(self, change: Change, version: int, ended: list[Any]) -> None:
-        """Tell everyone about a logged change: the mover's reply first, then race results,
-        then every connection's own patch."""
-        if change.before_broadcast is not None:
-            change.before_broadcast(version)
-        for decision in ended:
-            race_steps.grab_reply(self, decision)
-        events, at_ms = change.events, change.at_ms
-        public = None
-        if all(event.get("visible_to", ALL) == ALL for event in events):
-            public = wire.dumps(events_for(events, None))
-        for peer in list(self.peers):
-            text = self._patch_text(peer.seat, version, events, at_ms, public)
-            race_steps.broadcast(peer, text, version)
-        if not self.finished:
-            self._after_change(events, acted=change.seat)
+        await changes.commit(self, change)
 
     async def record_result(self) -> None:
         outcome = self.engine.outcome(self.state)
@@ -485,58 +399,8 @@ class GameSession:
             return []
         return self.engine.legal_actions(self.state, seat)
 
-    def _view_json(self, seat: int | None) -> str:
-        """The seat's view, legal actions and awaited seats as JSON members, cached per
-        version. Seats in one audience (``engines.base.view_audience``: the engine says they
-        see the same view) share one view build and encoding."""
-        cached = self._views.get(seat)
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
-        shared = self._shared_json(("view", view_audience(self.engine, self.state, seat)), seat)
-        legal = self._legal(seat)
-        body = f'"view":{shared},"legal":{wire.dumps(legal) if legal else "[]"},"awaiting":'
-        body += self._shared_json(("awaiting",), seat)
-        self._views[seat] = (self.version, body)
-        return body
-
-    def _shared_json(self, key: tuple[Any, ...], seat: int | None) -> str:
-        """A view (for ``seat``'s audience) or the awaited seats, encoded once per version."""
-        cached = self._encoded.get(key)
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
-        value = self.engine.view(self.state, seat) if key[0] == "view" else sorted(self._awaiting())
-        text = wire.dumps(value)
-        self._encoded[key] = (self.version, text)
-        return text
-
-    def _patch_text(
-        self,
-        seat: int | None,
-        version: int,
-        events: list[Event],
-        at_ms: int,
-        public_events: str | None = None,
-    ) -> str:
-        """``public_events``: the events' JSON when every seat sees all of them (encoded once
-        per broadcast instead of once per connection)."""
-        shown = public_events if public_events is not None else wire.dumps(events_for(events, seat))
-        head = f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{shown},'
-        return head + self._view_json(seat) + "}"
-
     def _clock_message(self) -> dict[str, Any]:
-        now = self.clock.now()
-        clocks = self.turn_clocks
-        message: dict[str, Any] = {
-            "type": "clock",
-            "now_ms": now,
-            "deadlines": {str(seat): at for seat, at in sorted(clocks.deadlines.items())},
-            "turn_ms": self.time_control.turn_ms,
-        }
-        if self.time_control.match_ms is not None:
-            message["banks"] = {
-                str(seat): clocks.remaining(seat, now) for seat in range(len(self.seats))
-            }
-        return message
+        return self.turn_clocks.message(self.clock.now(), len(self.seats))
 
     # ----- bots, clocks and deadlines ----------------------------------------------------
 

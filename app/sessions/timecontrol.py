@@ -108,3 +108,15 @@ class TurnClocks:
 
     def next_due(self) -> int | None:
         return min(self.deadlines.values(), default=None)
+
+    def message(self, now: int, seats: int) -> dict[str, Any]:
+        """The ``clock`` message: every running deadline, and each seat's bank if banked."""
+        message: dict[str, Any] = {
+            "type": "clock",
+            "now_ms": now,
+            "deadlines": {str(seat): at for seat, at in sorted(self.deadlines.items())},
+            "turn_ms": self.control.turn_ms,
+        }
+        if self.control.match_ms is not None:
+            message["banks"] = {str(seat): self.remaining(seat, now) for seat in range(seats)}
+        return message

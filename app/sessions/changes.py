@@ -1,0 +1,110 @@
+"""How an accepted change reaches the action log, then every connection (persist, then tell)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.sessions import races as race_steps
+from app.sessions import wire
+from app.sessions.commands import Change
+from engines.base import ALL, events_for
+
+if TYPE_CHECKING:
+    from app.sessions.session import GameSession
+
+
+async def commit(session: GameSession, change: Change) -> None:
+    """Persist the new version, then tell everyone. A failed write raises: the hub then
+    rebuilds the match from the log, where the unacknowledged action is absent."""
+    row, ended = log_row(session, change)
+    await session.action_log.append(row)
+    if advance(session, change, row["version"]):
+        await finish(session, change, row["version"], ended)
+    else:
+        announce(session, change, row["version"], ended)
+
+
+def commit_soon(session: GameSession, change: Change) -> None:
+    """The fast lane's ``commit``: the row is staged with the action log, and the broadcast
+    goes from its callback, in the same turn of the loop as the commit. The session stays
+    busy (``submit`` queues everything else) until then."""
+    row, ended = log_row(session, change)
+    version = row["version"]
+
+    def written(error: BaseException | None) -> None:
+        if error is not None:
+            session._fail(error)
+            return
+        try:
+            if advance(session, change, version):
+                # The match is over: its result is recorded (awaited, so by the session's
+                # task) before anyone hears of the last move.
+                session._finish = [change, version, ended]
+                session._wake.set()
+                return
+            announce(session, change, version, ended)
+        except Exception as failure:
+            session._fail(failure)
+            return
+        session._release()
+
+    session.action_log.stage(row, written)
+
+
+def log_row(session: GameSession, change: Change) -> tuple[dict[str, Any], list[Any]]:
+    """The log row of the next version, and the grab races this change decides."""
+    version = session.version + 1
+    ended = []
+    arbitration = change.arbitration
+    if session.races is not None:
+        ended = session.races.observe(
+            version, change.events, session.clock.precise(), race_steps.living(session)
+        )
+        arbitration = session.races.attach(arbitration)
+    row = {
+        "match_id": session.match_id,
+        "version": version,
+        "seat": change.seat,
+        "account_id": change.account_id,
+        "client_seq": change.client_seq,
+        "action": change.action,
+        "at_ms": change.at_ms,
+        "cause": change.cause,
+        "events": change.events,
+        "arbitration": arbitration,
+    }
+    return row, ended
+
+
+def advance(session: GameSession, change: Change, version: int) -> bool:
+    """The change is logged: it is now the match's current version. True when it ended the
+    match (its result must be recorded before anyone hears)."""
+    session.version = version
+    session.clock.observe(change.at_ms)
+    session.history.append(version, change.events, change.at_ms)
+    session.views.clear()
+    session._stale_deadline = None
+    return session.engine.outcome(session.state) is not None
+
+
+async def finish(session: GameSession, change: Change, version: int, ended: list[Any]) -> None:
+    await session.record_result()
+    announce(session, change, version, ended)
+
+
+def announce(session: GameSession, change: Change, version: int, ended: list[Any]) -> None:
+    """Tell everyone about a logged change: the mover's reply first, then race results, then
+    every connection's own patch."""
+    if change.before_broadcast is not None:
+        change.before_broadcast(version)
+    for decision in ended:
+        race_steps.grab_reply(session, decision)
+    events, at_ms = change.events, change.at_ms
+    public = None
+    if all(event.get("visible_to", ALL) == ALL for event in events):
+        public = wire.dumps(events_for(events, None))
+    for peer in list(session.peers):
+        text = session.views.patch_text(peer.seat, version, events, at_ms, public)
+        race_steps.broadcast(peer, text, version)
+    if not session.finished:
+        session._after_change(events, acted=change.seat)
