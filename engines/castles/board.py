@@ -7,7 +7,7 @@ Zones are numbered 0..5 from Red's Castle Zone to Blue's: Red (side 0) owns 0 Ca
 from __future__ import annotations
 
 from engines.castles.cards import CARDS, COLOUR_SET, CardSpec
-from engines.castles.state import PLAY, Card, GameState
+from engines.castles.state import PLAY, Card, GameState, board
 
 ZONES = range(6)
 ROLES = ("castle", "middle", "front", "front", "middle", "castle")
@@ -110,11 +110,9 @@ def is_unit(card: Card) -> bool:
 
 
 def in_play(state: GameState) -> list[Card]:
-    return [card for card in state.cards if card.place == PLAY]
-
-
-def in_zone(state: GameState, zone: int) -> list[Card]:
-    return [card for card in state.cards if card.place == PLAY and card.zone == zone]
+    """The cards in play, in id order: the list ``state.board`` keeps, which ``enter_play`` and
+    ``destroy`` drop (so it holds in the middle of an action too); read it, never change it."""
+    return board(state)
 
 
 def has_in_play(state: GameState, side: int, kind: str, zone: int | None = None) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import Decision
+from engines.base import Decision, Rng
 from engines.botkit import SeededBot, without_resign
 
 Action = dict[str, Any]
@@ -82,20 +82,41 @@ class RandomBot(_Timed):
 class HeuristicBot(_Timed):
     """Scores each legal action from the open board and plays the best until nothing helps."""
 
+    def __init__(self, seat: int, seed: int) -> None:
+        super().__init__(seat, seed)
+        self._hand: tuple[list[dict[str, Any]], dict[int, str]] | None = None
+
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        board = {c["id"]: c for c in view["in_play"]}
         if view["phase"] == "response":
-            return self._respond(board, legal)
-        scorer = _Scorer(view, board, view["side"])
+            return self._respond({c["id"]: c for c in view["in_play"]}, legal)
+        scorer = _Scorer(view, view["side"], self._hand_kinds(view["hand"]))
         raters = RATERS
-        best, best_score = legal[0], 0.0
+        rng = self.rng
+        # The best so far scores ``best_score`` plus a tie-break noise in [0, 0.01) drawn when it
+        # became the best. The Rng is counter-based, so the draw only advances the position
+        # here and its value is computed when a later score comes close enough for it to
+        # matter (rarely: scores step by 0.1 or more); the choices and draws are unchanged.
+        best, best_score, noise_at = legal[0], 0.0, -1
         for action in legal:
             rate = raters.get(action["type"])  # end_turn and resign score 0: never the best
             if rate is not None:
                 score = rate(scorer, action)
                 if score > best_score:
-                    best, best_score = action, score + self.rng.random() * 0.01
+                    if noise_at >= 0 and score < best_score + 0.02:
+                        noisy = best_score + Rng(rng.seed, noise_at).random() * 0.01
+                        if not score > noisy:
+                            continue
+                    best, best_score, noise_at = action, score, rng.position
+                    rng.position += 1  # the noise draw, its value computed only if needed
         return best
+
+    def _hand_kinds(self, hand: list[dict[str, Any]]) -> dict[int, str]:
+        """Card id -> kind for the hand; the engine hands out the same list object while the
+        hand stays the same (and never changes it), so the map is reused until then."""
+        kept = self._hand
+        if kept is None or kept[0] is not hand:
+            kept = self._hand = (hand, {c["id"]: c["kind"] for c in hand})
+        return kept[1]
 
     def _respond(self, board: dict[int, dict[str, Any]], legal: list[Action]) -> Action:
         scored = [
@@ -109,11 +130,10 @@ class HeuristicBot(_Timed):
 class _Scorer:
     """Reads one view once so each legal action costs a few dictionary lookups to score."""
 
-    def __init__(self, view: dict[str, Any], board: dict[int, dict[str, Any]], side: int) -> None:
+    def __init__(self, view: dict[str, Any], side: int, hand: dict[int, str]) -> None:
         self.view = view
-        self.board = board
         self.side = side
-        self.hand = {c["id"]: c["kind"] for c in view["hand"]}
+        self.hand = hand
         self.fwd = 1 if side == 0 else -1
         self.home = 0 if side == 0 else 5
         self.middle = self.home + self.fwd
@@ -123,7 +143,10 @@ class _Scorer:
         foes_by_zone = [0] * 6  # units per zone 0..5 (cards in play always have a zone)
         mine_by_zone = [0] * 6
         soldiers = enemy_soldiers = threat = ready_shooters = 0
-        for card in board.values():
+        board: dict[int, dict[str, Any]] = {}  # id -> entry, filled in the same pass
+        self.board = board
+        for card in view["in_play"]:
+            board[card["id"]] = card
             card_type = card["type"]
             zone = card["zone"]
             if card["side"] == side:

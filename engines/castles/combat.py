@@ -16,7 +16,7 @@ from engines.castles.board import (
     spec,
     terrain,
 )
-from engines.castles.state import DISCARD, Card, GameState
+from engines.castles.state import DISCARD, Card, GameState, board_changed, edited
 
 SHOOTERS = frozenset({"spearman", "archer", "wizard", "catapult", "cannon"})
 
@@ -108,6 +108,7 @@ def damage(state: GameState, target: Card, amount: int, source: str, events: lis
     if amount <= 0 or target.place != "play":
         return
     target.hp = max(0, target.hp - amount)
+    edited(state, target)
     events.append(make_event("damaged", card=target.id, amount=amount, hp=target.hp, by=source))
     if target.hp == 0:
         destroy(state, target, events)
@@ -117,6 +118,8 @@ def destroy(state: GameState, card: Card, events: list[Event]) -> None:
     """Discard a card in play. Colour cards never come back: Resurrection takes only Soldiers."""
     events.append(make_event("destroyed", card=card.id, card_kind=card.kind, side=card.side))
     was_side = card.side
+    board_changed(state)
+    edited(state, card)
     card.place, card.zone, card.hp = DISCARD, -1, 0
     card.moves = card.acts = 0
     card.charged = False
@@ -137,6 +140,7 @@ def heal(state: GameState, target: Card, amount: int, source: str, events: list[
     gained = min(amount, spec(target).hp - target.hp)
     if gained > 0:
         target.hp += gained
+        edited(state, target)
         events.append(make_event("healed", card=target.id, amount=gained, hp=target.hp, by=source))
 
 

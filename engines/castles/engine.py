@@ -12,7 +12,7 @@ from engines.castles.board import side_of
 from engines.castles.movement import execute_move, plan_move
 from engines.castles.playing import card_field, play_card
 from engines.castles.responses import respond
-from engines.castles.state import PLAY, GameState, touch
+from engines.castles.state import PLAY, GameState, changed
 from engines.castles.unit_actions import use_action
 from engines.castles.view import to_act, view
 
@@ -61,7 +61,7 @@ class CastlesEngine:
         try:
             return self._apply(state, seat, action, at_ms)
         finally:
-            touch(state)  # views and listings derived from the state before are stale now
+            changed(state)  # views and listings derived from the state before are stale now
 
     def _apply(
         self, state: GameState, seat: int, action: dict[str, Any], at_ms: int
@@ -108,7 +108,7 @@ class CastlesEngine:
     def tick(self, state: GameState, now_ms: int) -> list[Event]:
         """Close a response window whose time is up (its seats are taken to have passed)."""
         if state.window is not None and now_ms >= state.window.deadline:
-            touch(state)
+            changed(state)
             return turns.close_window(state, "timeout")
         return []
 

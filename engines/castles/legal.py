@@ -9,6 +9,7 @@ from typing import Any
 from engines.base import ActionError
 from engines.castles.board import (
     ACTION_CLASS,
+    KIND_HP,
     KIND_TYPE,
     castle_zone,
     colour_id,
@@ -47,6 +48,8 @@ TARGET_TYPES = {
     "rout": ("soldier",),
 }
 CLOSE_ACTORS = frozenset({"assassin", "mason", "medic"})
+TARGETERS = SHOOTERS | CLOSE_ACTORS  # the Actions that name a card in play
+BUILDINGS = frozenset(kind for kind, card_type in KIND_TYPE.items() if card_type == "building")
 CARRIED = frozenset(kind for kind, card in CARDS.items() if card.carriers > 0)  # Catapult, Cannon
 
 # Candidates are not tried through ``apply``'s raising checks: a refusal costs an exception and
@@ -88,26 +91,35 @@ def turn_actions(state: GameState, seat: int) -> list[Action]:
     wall = has_in_play(state, enemy(side), "wall", foe_middle)
     acts: list[Action] = []  # listed after every move; gathered in the same pass
     targets: dict[tuple[str, int], list[int]] = {}
+    # A card's moves (acts) are listed again as the same dicts while its destinations (targets)
+    # are the same: a listing follows every action, and most leave most cards' choices alone.
+    moves_listed, acts_listed = state.listed
     for card in mine:
         kind = card.kind
         if card.moves > 0:
-            if KIND_TYPE[kind] != "building":
+            if kind not in BUILDINGS:
                 key = (kind, side, card.zone, card.charged, card.zone == general_zone, siege, wall)
                 zones = DESTINATIONS.get(key)
                 if zones is None:
                     zones = DESTINATIONS[key] = tuple(_destinations(state, card))
-                for to in zones:  # plain loops, not comprehensions: 3.11 calls a function each
-                    actions.append({"type": "move", "card": card.id, "to": to})
+                listed = moves_listed[card.id]
+                if listed is None or listed[0] is not zones:  # DESTINATIONS keeps its tuples
+                    moves = [{"type": "move", "card": card.id, "to": to} for to in zones]
+                    listed = moves_listed[card.id] = (zones, moves)
+                actions += listed[1]
             elif kind in CARRIED:  # the other Buildings never move
                 actions += _engine_moves(state, card, mine)
         if card.acts > 0:
-            if kind in SHOOTERS or kind in CLOSE_ACTORS:
+            if kind in TARGETERS:
                 where = (kind, card.zone)
                 hits = targets.get(where)
                 if hits is None:
                     hits = targets[where] = _targets(state, card, board)
-                for target in hits:
-                    acts.append({"type": "act", "card": card.id, "target": target})
+                done = acts_listed[card.id]
+                if done is None or done[0] != hits:
+                    shots = [{"type": "act", "card": card.id, "target": t} for t in hits]
+                    done = acts_listed[card.id] = (hits, shots)
+                acts += done[1]
             elif kind == "builder" or kind == "spy":  # the Castle, General... have no Action
                 acts += _other_acts(state, seat, card)
     actions += acts
@@ -143,19 +155,28 @@ def _plays(state: GameState, seat: int, side: int, board: list[Card]) -> list[Ac
 def _effect_choices(state: GameState, side: int, card: Card, board: list[Card]) -> list[Action]:
     kind = card.kind
     if kind in TARGETED_EFFECTS:
-        types = TARGET_TYPES[kind]  # a cheap first cut; the refusal predicate decides
-        return [
-            {"type": "play", "card": card.id, "target": t.id}
-            for t in board
-            if KIND_TYPE[t.kind] in types and effect_target_refusal(state, side, kind, t) is None
-        ]
+        # Cheap first cuts, each a refusal the predicate would give anyway: the card type, full
+        # HP for Repair and Medicine (most cards), Rout under the enemy General or Watchtower
+        # (the first target's refusal stands for all). The refusal predicate decides the rest.
+        types = TARGET_TYPES[kind]
+        mends = kind == "repair" or kind == "medicine"
+        out: list[Action] = []
+        for t in board:
+            if KIND_TYPE[t.kind] not in types or (mends and t.hp >= KIND_HP[t.kind]):
+                continue
+            refusal = effect_target_refusal(state, side, kind, t)
+            if refusal is None:
+                out.append({"type": "play", "card": card.id, "target": t.id})
+            elif refusal == "rout_forbidden":
+                return []
+        return out
     base: Action = {"type": "play", "card": card.id}
     if kind == "incendiarism":
         return [{**base, "zone": z} for z in range(6)]  # its only check: a zone 0..5
     if kind == "arrow_rain":
         return [base] if home_archers(state, side) else []
     if kind == "rally_forces":
-        soldiers = [c for c in board if c.side == side and is_soldier(c)]
+        soldiers = [c for c in board if c.side == side and KIND_TYPE[c.kind] == "soldier"]
         return [base] if rally_met(side, soldiers) else []
     if kind in ("ambush", "plague", "lightning_storm"):
         return [base]  # no check beyond the requirements
@@ -225,7 +246,14 @@ def _targets(state: GameState, card: Card, board: list[Card]) -> list[int]:
             and zone - reach <= t.zone <= zone + reach
             and target_refusal(state, card, t) is None
         ]
-    return [t.id for t in board if t.zone == zone and close_refusal(card, t) is None]
+    if card.kind == "assassin":
+        return [t.id for t in board if t.zone == zone and close_refusal(card, t) is None]
+    # The Mason and the Medic mend: a card at full HP (most of them) is refused anyway.
+    return [
+        t.id
+        for t in board
+        if t.zone == zone and t.hp < KIND_HP[t.kind] and close_refusal(card, t) is None
+    ]
 
 
 def _other_acts(state: GameState, seat: int, card: Card) -> list[Action]:

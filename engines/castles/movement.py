@@ -18,7 +18,7 @@ from engines.castles.board import (
     terrain,
 )
 from engines.castles.cards import CARDS
-from engines.castles.state import PLAY, Card, GameState
+from engines.castles.state import PLAY, Card, GameState, edited
 
 CODE = "castles/"
 
@@ -176,6 +176,7 @@ def execute_move(state: GameState, plan: MovePlan) -> tuple[list[Event], list[in
             here = zone
         card.zone = here
         card.moves -= 1
+        edited(state, card)
         events.append(make_event("moved", card=card.id, start=start, to=here))
         if foot and entered_middle:
             trap_targets.append(card.id)

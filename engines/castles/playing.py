@@ -26,7 +26,7 @@ from engines.castles.board import (
 )
 from engines.castles.cards import CARDS
 from engines.castles.combat import heal, hit_all
-from engines.castles.state import DISCARD, HAND, PLAY, Card, GameState
+from engines.castles.state import DISCARD, HAND, PLAY, Card, GameState, board_changed, edited
 
 CODE = "castles/"
 BURN = CARDS["incendiarism"].damage
@@ -57,8 +57,10 @@ def in_play_target(state: GameState, action: dict[str, Any]) -> Card:
     return target
 
 
-def enter_play(card: Card, side: int, zone: int) -> None:
+def enter_play(state: GameState, card: Card, side: int, zone: int) -> None:
     """A card comes into play: full HP, and no move or Action until its side's next turn."""
+    board_changed(state)
+    edited(state, card)
     card.place, card.holder, card.side, card.zone = PLAY, -1, side, zone
     card.hp = spec(card).hp
     card.moves = card.acts = 0
@@ -159,6 +161,7 @@ def _charge(state: GameState, side: int, action: dict[str, Any]) -> Callable[[],
 
     def run() -> list[Event]:
         target.charged = True
+        edited(state, target)
         return []
 
     return run
@@ -181,6 +184,7 @@ def _arrow_rain(state: GameState, side: int, action: dict[str, Any]) -> Callable
     def run() -> list[Event]:
         for archer in archers:
             archer.acts += 1  # one more 2-damage shot this turn, even if it just arrived
+            edited(state, archer)
         return [make_event("volley", archers=[a.id for a in archers])]
 
     return run
@@ -192,6 +196,7 @@ def _rout(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], l
 
     def run() -> list[Event]:
         start, target.zone = target.zone, middle_zone(foe)
+        edited(state, target)
         return [make_event("moved", card=target.id, start=start, to=target.zone)]
 
     return run
@@ -213,6 +218,7 @@ def _rally(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], 
         for soldier in soldiers:
             if soldier.zone != middle_zone(side):
                 start, soldier.zone = soldier.zone, middle_zone(side)
+                edited(state, soldier)
                 events.append(make_event("moved", card=soldier.id, start=start, to=soldier.zone))
         return events
 
@@ -249,7 +255,7 @@ def _resurrection(state: GameState, side: int, action: dict[str, Any]) -> Callab
     def run() -> list[Event]:
         for card_id in raw:
             state.discard.remove(card_id)
-            enter_play(state.cards[card_id], side, middle_zone(side))
+            enter_play(state, state.cards[card_id], side, middle_zone(side))
         return [make_event("restored", cards=list(raw), zone=middle_zone(side))]
 
     return run
@@ -306,7 +312,7 @@ def play_card(state: GameState, seat: int, action: dict[str, Any]) -> list[Event
         if zone not in (castle_zone(side), middle_zone(side)):
             raise IllegalAction(CODE + "bad_zone", "play into your Castle or Middle Zone")
         state.hands[seat].remove(card.id)
-        enter_play(card, side, zone)
+        enter_play(state, card, side, zone)
         return [make_event("played", seat=seat, card=card.id, card_kind=card.kind, zone=zone)]
     check_requirements(state, side, card)
     run = EFFECTS[card.kind](state, side, action)

@@ -69,16 +69,27 @@ class GameState:
     # Derived, not serialised: the cards of each kind. A card's kind never changes, so this
     # stays true for the whole match and lets "has X in play" look at 2-12 cards, not all 80.
     by_kind: dict[str, tuple[Card, ...]] = field(init=False, compare=False, repr=False)
-    # Derived, not serialised: bumped by every change made through the engine (``touch``), so
-    # the read-only entry points (views, legal listing) can reuse what they derived from the
-    # state as long as it stays unchanged; ``memo`` holds those facts for ``memo_version``.
+    # Derived, not serialised: bumped by every change (``changed``, ``touch``), so the views
+    # can reuse what they derived from the state as long as it stays unchanged; ``memo`` holds
+    # those facts for ``memo_version``.
     version: int = field(default=0, init=False, compare=False, repr=False)
     memo: dict[str, Any] = field(init=False, compare=False, repr=False)
     memo_version: int = field(default=-1, init=False, compare=False, repr=False)
-    # Per card id: the fields its public view entry was built from, and that entry (view.py).
-    public: list[tuple[tuple[int, ...], dict[str, Any]] | None] = field(
-        init=False, compare=False, repr=False
-    )
+    # Per card id: its public view entry (view.py), dropped by ``edited`` when the rules change
+    # one of its fields.
+    public: list[dict[str, Any] | None] = field(init=False, compare=False, repr=False)
+    # Other parts of the views (zones, discard, each hand) with the state lists they were built
+    # from: reused while those compare equal (view.py).
+    parts: dict[Any, tuple[Any, ...]] = field(init=False, compare=False, repr=False)
+    # The cards in play (``board``), kept across changes: only ``enter_play`` and ``destroy``
+    # move a card into or out of play, and they drop it (``board_changed``), as ``touch`` does.
+    in_play: list[Card] | None = field(default=None, init=False, compare=False, repr=False)
+    # Per card id: its last listed moves and Actions with the destinations or targets they were
+    # listed from (legal.py); an action dict is data, never changed once listed.
+    listed: tuple[list[Any], list[Any]] = field(init=False, compare=False, repr=False)
+    # Bumped by every Spy reveal (and ``touch``): the known cards of a view are worked out again
+    # only when it or the hands changed (view.py).
+    reveals: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         grouped: dict[str, list[Card]] = {}
@@ -87,6 +98,8 @@ class GameState:
         self.by_kind = {kind: tuple(cards) for kind, cards in grouped.items()}
         self.memo = {}
         self.public = [None] * len(self.cards)
+        self.parts = {}
+        self.listed = ([None] * len(self.cards), [None] * len(self.cards))
 
     @property
     def teams(self) -> bool:
@@ -94,15 +107,36 @@ class GameState:
 
 
 def touch(state: GameState) -> None:
-    """Mark the state changed: facts derived from it before are stale. The engine calls this
-    after every ``apply`` and ``tick``; code that edits a state by hand (tests) calls it too."""
+    """Mark a state edited by hand (tests): every fact derived from it before is stale, even
+    those the rules keep up to date themselves (the cards in play, each card's view entry,
+    the Spy reveal count). The engine's own changes call ``changed`` instead."""
+    changed(state)
+    state.in_play = None
+    state.public = [None] * len(state.cards)
+    state.reveals += 1
+
+
+def changed(state: GameState) -> None:
+    """After every ``apply`` and ``tick``: the views and listings derived from the state before
+    are stale (``memo`` starts afresh)."""
     state.version += 1
 
 
+def edited(state: GameState, card: Card) -> None:
+    """The rules changed a public field of ``card`` (side, zone, hp, moves, acts, charged):
+    its view entry is built afresh (view.py); every such change calls this."""
+    state.public[card.id] = None
+
+
+def board_changed(state: GameState) -> None:
+    """A card entered or left play (``enter_play``, ``destroy``): ``board`` is rebuilt."""
+    state.in_play = None
+
+
 def memo(state: GameState) -> dict[str, Any]:
-    """Facts derived from the state as it is now (the in-play cards, the public part of the
-    views), kept until the next ``touch``. Only read-only entry points use it: the rules read
-    the state itself, which changes under them during an action."""
+    """Facts derived from the state as it is now (the spectator view every view is copied
+    from), kept until the next ``changed`` or ``touch``. Only read-only entry points use it:
+    the rules read the state itself, which changes under them during an action."""
     if state.memo_version != state.version:
         state.memo = {}
         state.memo_version = state.version
@@ -110,11 +144,11 @@ def memo(state: GameState) -> dict[str, Any]:
 
 
 def board(state: GameState) -> list[Card]:
-    """The cards in play, in id order (shared by this version's views and legal listing; read
-    it, never change it)."""
-    cached: list[Card] | None = memo(state).get("board")
+    """The cards in play, in id order (shared by the views and listings until a card enters
+    or leaves play; read it, never change it: a change of the board makes a new list)."""
+    cached = state.in_play
     if cached is None:
-        cached = state.memo["board"] = [card for card in state.cards if card.place == PLAY]
+        cached = state.in_play = [card for card in state.cards if card.place == PLAY]
     return cached
 
 

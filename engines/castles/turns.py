@@ -18,7 +18,7 @@ from engines.castles.board import (
     side_of,
 )
 from engines.castles.cards import CARDS, CASTLE_HP, COLOUR_SET, SHARED_KINDS, shared_deck
-from engines.castles.state import HAND, PILE, PLAY, Card, GameState, Window
+from engines.castles.state import HAND, PILE, PLAY, Card, GameState, Window, edited
 
 CODE = "castles/"
 HAND_SIZE = 5
@@ -169,6 +169,7 @@ def start_turn(state: GameState, seat: int, *, draw_card: bool = True) -> list[E
     for card in in_play(state):
         if card.side == side:
             card.moves = card.acts = 1
+            edited(state, card)
     events = [make_event("turn_started", seat=seat, turn=state.turn)]
     return events + (draw(state, seat) if draw_card else [])
 
@@ -176,16 +177,21 @@ def start_turn(state: GameState, seat: int, *, draw_card: bool = True) -> list[E
 def end_turn(state: GameState) -> list[Event]:
     """Close the turn: Charge and Ambush lapse; the other side moves (partners alternate)."""
     seat = state.active
+    side = side_of(seat)
     for card in in_play(state):
-        card.charged = False
-        if card.side == side_of(seat):
+        if card.side == side:
             card.moves = card.acts = 0
+            card.charged = False
+            edited(state, card)
+        elif card.charged:
+            card.charged = False
+            edited(state, card)
     state.ambush = False
     events = [make_event("turn_ended", seat=seat)]
     if state.turn >= state.max_turns:
         return events + finish(state, None, "turn_limit")
     state.turn += 1
-    side = enemy(side_of(seat))
+    side = enemy(side)
     partners = seats_of(state, side)
     nxt = partners[state.rotation[side] % len(partners)]
     state.rotation[side] += 1

@@ -18,7 +18,7 @@ from engines.castles.board import (
 )
 from engines.castles.combat import SHOOTERS, attack_damage, damage, destroy, heal, target_refusal
 from engines.castles.playing import card_field, enter_play, field_int, in_play_target
-from engines.castles.state import HAND, PLAY, Card, GameState
+from engines.castles.state import HAND, PLAY, Card, GameState, edited
 
 CODE = "castles/"
 Runner = Callable[[], list[Event]]
@@ -49,6 +49,7 @@ def use_action(state: GameState, seat: int, action: dict[str, Any]) -> list[Even
     card = own_ready_card(state, seat, action)
     run = check_action(state, seat, card, action)
     card.acts -= 1
+    edited(state, card)
     return run()
 
 
@@ -133,7 +134,7 @@ def _build(state: GameState, seat: int, builder: Card, action: dict[str, Any]) -
 
     def build() -> list[Event]:
         state.hands[seat].remove(building.id)
-        enter_play(building, builder.side, builder.zone)
+        enter_play(state, building, builder.side, builder.zone)
         return [
             make_event(
                 "played", seat=seat, card=building.id, card_kind=building.kind, zone=builder.zone
@@ -165,6 +166,7 @@ def _spy(state: GameState, seat: int, spy: Card, action: dict[str, Any]) -> Runn
         for _ in range(min(2, len(unseen))):
             pick = unseen.pop(state.rng.randbelow(len(unseen)))
             state.cards[pick].seen_by = sorted({*state.cards[pick].seen_by, side})
+            state.reveals += 1
             shown.append(pick)
         cards = [{"id": i, "kind": state.cards[i].kind} for i in sorted(shown)]
         watchers = [*seats_of(state, side), victim]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.castles.board import ROLES, colour_id, side_of, zone_side
+from engines.castles.board import ROLES, colour_id, zone_side
 from engines.castles.cards import CARDS
 from engines.castles.state import GameState, board, memo
 
@@ -39,52 +39,93 @@ ZONE_FACTS = tuple((z, zone_side(z), ROLES[z]) for z in range(6))
 
 
 def _in_play(state: GameState) -> list[dict[str, Any]]:
-    """Fresh public entries of the cards in play. Each card's last entry is kept with the
-    fields it was built from and copied while they stay the same (most actions change one or
-    two cards): a copy is cheaper than setting seven keys. The kept entry is never handed out."""
+    """Public entries of the cards in play. Each card keeps its entry until the rules change one
+    of its fields (``edited`` drops it; most actions change one or two cards) and hands that
+    same dict out again meanwhile. Sharing is safe because no entry is ever changed once built
+    (a changed card gets a new dict) and nothing in the repository changes a view it receives."""
     public = state.public
     out = []
     for card in board(state):
-        key = (card.side, card.zone, card.hp, card.moves, card.acts, card.charged)
-        known = public[card.id]
-        if known is not None and known[0] == key:
-            out.append(known[1].copy())
-            continue
-        entry = IN_PLAY_TEMPLATES[card.kind].copy()
-        entry["id"] = card.id
-        entry["side"] = card.side
-        entry["zone"] = card.zone
-        entry["hp"] = card.hp
-        entry["moves"] = card.moves
-        entry["acts"] = card.acts
-        entry["charged"] = card.charged
-        public[card.id] = (key, entry)
-        out.append(entry.copy())
+        entry = public[card.id]
+        if entry is None:
+            entry = public[card.id] = IN_PLAY_TEMPLATES[card.kind].copy()
+            entry["id"] = card.id
+            entry["side"] = card.side
+            entry["zone"] = card.zone
+            entry["hp"] = card.hp
+            entry["moves"] = card.moves
+            entry["acts"] = card.acts
+            entry["charged"] = card.charged
+        out.append(entry)
     return out
 
 
-def _public(state: GameState) -> dict[str, Any]:
-    """What every seat's view shows alike, built afresh once per change of the state (the host
-    asks for a view per seat after every change) and shared by the views of that change. The
-    state never changes it: the next change builds a new one."""
-    found: dict[str, Any] | None = memo(state).get("public")
+def _fixed(state: GameState) -> tuple[list[str], list[str], list[int], list[dict[str, Any]]]:
+    """Names, terrain, rivers and the zone list: set up once, so built once and handed out
+    again while the state's lists still equal the copies they were built from."""
+    found: tuple[Any, ...] | None = state.parts.get("fixed")
+    if (
+        found is None
+        or found[0] != state.names
+        or found[1] != state.terrain
+        or found[2] != state.rivers
+    ):
+        terrain = list(state.terrain)
+        zones = [
+            {"zone": z, "side": zone_owner, "role": role, "terrain": terrain[z]}
+            for z, zone_owner, role in ZONE_FACTS
+        ]
+        found = state.parts["fixed"] = (list(state.names), terrain, list(state.rivers), zones)
+    return found
+
+
+def _named(state: GameState, key: Any, ids: list[int]) -> list[dict[str, Any]]:
+    """``[{"id", "kind"}]`` for a pile of card ids (the discard, a hand), rebuilt only when the
+    ids differ from those it was last built from (most actions leave them alone)."""
+    found = state.parts.get(key)
+    if found is None or found[0] != ids:
+        cards = state.cards
+        found = state.parts[key] = (list(ids), [{"id": i, "kind": cards[i].kind} for i in ids])
+    entries: list[dict[str, Any]] = found[1]
+    return entries
+
+
+def _base(state: GameState) -> dict[str, Any]:
+    """The spectator's view without an outcome: every key of a view in order, the parts every
+    seat sees alike included. Put together once per change of the state (the host asks for a
+    view per seat after every change); each view is a copy with its seat's fields set. Parts
+    are new objects whenever they differ from the last change's and are never changed in
+    place, so every view handed out stays a snapshot."""
+    found: dict[str, Any] | None = memo(state).get("base")
     if found is not None:
         return found
     cards = state.cards
     window = state.window
-    found = state.memo["public"] = {
+    names, _terrain, rivers, zones = _fixed(state)
+    found = state.memo["base"] = {
+        "game": "castles",
+        "phase": state.phase,
+        "seats": state.seats,
         "to_act": to_act(state),
-        "names": list(state.names),
-        "zones": [
-            {"zone": z, "side": zone_owner, "role": role, "terrain": state.terrain[z]}
-            for z, zone_owner, role in ZONE_FACTS
-        ],
-        "rivers": list(state.rivers),
+        "outcome": None,
+        "seat": None,
+        "side": None,
+        "teams": state.seats > 2,
+        "names": names,
+        "active": state.active,
+        "turn": state.turn,
+        "max_turns": state.max_turns,
+        "zones": zones,
+        "rivers": rivers,
         "castle_hp": [cards[CASTLE_IDS[0]].hp, cards[CASTLE_IDS[1]].hp],
         "in_play": _in_play(state),
+        "hand": [],
         "hand_sizes": list(map(len, state.hands)),
+        "known": {},
         "pile_sizes": list(map(len, state.piles)),
-        "discard": [{"id": i, "kind": cards[i].kind} for i in state.discard],
+        "discard": _named(state, "discard", state.discard),
+        "ambush": state.ambush,
+        "trap_prompts": None,
         "window": None
         if window is None
         else {
@@ -99,43 +140,37 @@ def _public(state: GameState) -> dict[str, Any]:
     return found
 
 
-def view(state: GameState, seat: int | None, outcome: dict[str, Any] | None) -> dict[str, Any]:
-    """The board is open; hands, piles and the RNG are not. A seat sees its own hand and the
-    enemy cards its side's Spy revealed (while they stay in that hand); never its partner's."""
-    side = None if seat is None else side_of(seat)
-    cards = state.cards
-    known: dict[str, list[dict[str, Any]]] = {}
-    if side is not None:
+def _known(state: GameState, side: int) -> dict[str, list[dict[str, Any]]]:
+    """The enemy cards ``side``'s Spy revealed, by enemy seat, while they stay in that hand.
+    Worked out again only when a Spy revealed cards or a hand changed (a card's ``seen_by``
+    changes at a reveal, or when it leaves the hand); otherwise the last one is handed out."""
+    key = ("known", side)
+    found = state.parts.get(key)
+    if found is None or found[1] != state.reveals or found[0] != state.hands:
+        cards = state.cards
+        known: dict[str, list[dict[str, Any]]] = {}
         for other in range(1 - side, state.seats, 2):  # the enemy side's seats
             shown = [i for i in state.hands[other] if side in cards[i].seen_by]
             if shown:
                 known[str(other)] = [{"id": i, "kind": cards[i].kind} for i in shown]
-    public = _public(state)
-    return {
-        "game": "castles",
-        "phase": state.phase,
-        "seats": state.seats,
-        "to_act": public["to_act"],
-        "outcome": outcome,
-        "seat": seat,
-        "side": side,
-        "teams": state.seats > 2,
-        "names": public["names"],
-        "active": state.active,
-        "turn": state.turn,
-        "max_turns": state.max_turns,
-        "zones": public["zones"],
-        "rivers": public["rivers"],
-        "castle_hp": public["castle_hp"],
-        "in_play": public["in_play"],
-        "hand": []
-        if seat is None
-        else [{"id": i, "kind": cards[i].kind} for i in state.hands[seat]],
-        "hand_sizes": public["hand_sizes"],
-        "known": known,
-        "pile_sizes": public["pile_sizes"],
-        "discard": public["discard"],
-        "ambush": state.ambush,
-        "trap_prompts": None if seat is None else not state.prompts_off[seat],
-        "window": public["window"],
-    }
+        found = state.parts[key] = ([list(hand) for hand in state.hands], state.reveals, known)
+    shared: dict[str, list[dict[str, Any]]] = found[2]
+    return shared
+
+
+def view(state: GameState, seat: int | None, outcome: dict[str, Any] | None) -> dict[str, Any]:
+    """The board is open; hands, piles and the RNG are not. A seat sees its own hand and the
+    enemy cards its side's Spy revealed (while they stay in that hand); never its partner's."""
+    # The memo read inline and the side spelled out: this runs for every seat after every change.
+    base = state.memo.get("base") if state.memo_version == state.version else None
+    found = (base or _base(state)).copy()  # a C-level copy keeps the key order; 5 keys differ
+    if outcome is not None:
+        found["outcome"] = outcome
+    if seat is not None:
+        side = seat % 2  # side_of(seat)
+        found["seat"] = seat
+        found["side"] = side
+        found["hand"] = _named(state, seat, state.hands[seat])
+        found["known"] = _known(state, side)
+        found["trap_prompts"] = not state.prompts_off[seat]
+    return found

@@ -67,7 +67,7 @@ def put(state: GameState, kind: str, side: int, zone: int, *, ready: bool = True
         card = state.cards[card_id]
         if card.kind == kind:
             state.piles[0].remove(card_id)
-            enter_play(card, side, zone)
+            enter_play(state, card, side, zone)
             if ready:
                 card.moves = card.acts = 1
             touch(state)  # a hand edit: views and listings derived before are stale

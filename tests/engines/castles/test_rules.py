@@ -375,7 +375,8 @@ def test_a_view_stays_a_snapshot_when_the_match_goes_on() -> None:
 
 def test_views_and_listings_follow_a_hand_edit_once_touched() -> None:
     """Views and listings reuse what they derived until the state changes; ``touch`` (which
-    ``apply``, ``tick`` and the scenario helpers call) marks a change made by hand."""
+    the scenario helpers call; ``apply`` and ``tick`` call ``changed``) marks a change made
+    by hand, even of what the rules otherwise keep up to date (the board, view entries)."""
     state = new_game()
     castle = colour(state, RED, "castle")
     assert ENGINE.view(state, BLUE)["castle_hp"][RED] == 50
