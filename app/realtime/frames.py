@@ -13,6 +13,8 @@ Incoming text frames can take a short cut too: once a match connection has said 
 gateway sets ``on_text`` and each message goes from ``data_received`` straight to its handler,
 instead of through uvicorn's queue, the ASGI ``receive`` wrappers and a wake-up of the
 connection's task. Order is kept: while anything is still queued, new frames queue behind it.
+Whole, small, masked text frames are even unmasked and read here (``_split``), without
+the websockets parser; every other frame still goes to it, whole and in order.
 
 Everything else (handshake, ping/pong control frames, binary frames, the close handshake)
 stays uvicorn's. ``FrameProtocol`` is uvicorn's sans-io websockets protocol plus a scope extension
@@ -28,6 +30,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.utils import apply_mask
 
 SCOPE_KEY = "rampart.frames"
 
@@ -42,6 +45,31 @@ def text_frame(payload: bytes) -> bytes:
     if size < 65536:
         return b"\x81\x7e" + size.to_bytes(2, "big") + payload
     return b"\x81\x7f" + size.to_bytes(8, "big") + payload
+
+
+# The first byte of a final text frame, and the bit that says a frame is masked.
+FINAL_TEXT = 0x81
+MASKED = 0x80
+
+
+def frame_extent(buffer: bytes, start: int) -> tuple[int, int] | None:
+    """The header length (mask included) and payload length of the frame at ``start``
+    (RFC 6455 sec. 5.2), or None while its header is incomplete."""
+    available = len(buffer) - start
+    if available < 2:
+        return None
+    second = buffer[start + 1]
+    length = second & 0x7F
+    header = 2
+    if length == 126:
+        if available < 4:
+            return None
+        length, header = int.from_bytes(buffer[start + 2 : start + 4], "big"), 4
+    elif length == 127:
+        if available < 10:
+            return None
+        length, header = int.from_bytes(buffer[start + 2 : start + 10], "big"), 10
+    return (header + 4 if second & MASKED else header), length
 
 
 class FrameFlusher:
@@ -79,6 +107,16 @@ class FrameProtocol(WebSocketsSansIOProtocol):
 
     on_writable: Callable[[], None] | None = None
     on_text: Callable[[str], None] | None = None
+    # Reading frames here needs to know where they start. The upgrade request ends at its
+    # blank line; if nothing followed it before the handshake completed (clients must wait
+    # for the response, RFC 6455 sec. 4.1), frames start right after it. Otherwise, or once
+    # anything unusual shows up, every byte goes to the websockets parser as before.
+    _seen = 0  # bytes received before the current call
+    _request_head = b""
+    _request_end: int | None = None
+    _splitting: bool | None = None  # decided by the first data after the handshake
+    _held = b""  # the start of a frame whose end has not arrived
+    _fragmented = False  # a fragmented message is under way (its frames go to websockets)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -107,6 +145,95 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         if self.on_writable is not None:
             self.on_writable()
 
+    def data_received(self, data: bytes) -> None:
+        if self._splitting is None:
+            if not self.handshake_complete:
+                self._note_request(data)
+                super().data_received(data)
+                return
+            self._splitting = self._request_end == self._seen
+        if self._splitting:
+            self._split(data)
+        else:
+            super().data_received(data)
+
+    def _note_request(self, data: bytes) -> None:
+        if self._request_end is None and len(self._request_head) < 65536:
+            self._request_head += data
+            end = self._request_head.find(b"\r\n\r\n")
+            if end >= 0:
+                self._request_end = end + 4
+                self._request_head = b""
+        self._seen += len(data)
+
+    def _split(self, data: bytes) -> None:
+        """Read whole small text frames here; hand every other frame, whole and in order, to
+        the websockets parser. A frame that has not fully arrived waits in ``_held``."""
+        buffer = self._held + data if self._held else data
+        size = len(buffer)
+        start = run = 0  # frames from ``run`` to ``start`` are for the websockets parser
+        while start < size:
+            extent = frame_extent(buffer, start)
+            if extent is None:
+                break
+            header, length = extent
+            if header > 8:  # a frame of 64 KiB or more: the parser takes it and all after
+                self._splitting = False
+                self._held = b""
+                super().data_received(buffer[run:])
+                return
+            end = start + header + length
+            if end > size:
+                break
+            first = buffer[start]
+            if first == FINAL_TEXT and header in (6, 8) and self._direct_ok():
+                mask = buffer[start + header - 4 : start + header]
+                payload = apply_mask(buffer[start + header : end], mask)
+                try:
+                    text = payload.decode()
+                except UnicodeDecodeError:
+                    pass  # the parser's answer: close 1007
+                else:
+                    if run < start:
+                        super().data_received(buffer[run:start])
+                    if self._direct_ok():
+                        self._deliver(text)
+                        start = run = end
+                        continue
+                    run = start  # the parser queued something meanwhile: keep the order
+            opcode, final = first & 0x0F, first & 0x80
+            if opcode in (1, 2) and not final:
+                self._fragmented = True
+            elif opcode == 0 and final:
+                self._fragmented = False
+            start = end
+        self._held = buffer[start:]
+        if run < start:
+            super().data_received(buffer[run:start])
+
+    def _direct_ok(self) -> bool:
+        return (
+            self.on_text is not None
+            and not self._fragmented
+            and not self.frames
+            and not self.close_sent
+            and self.queue.empty()
+        )
+
+    def _deliver(self, text: str) -> None:
+        handler = self.on_text
+        assert handler is not None
+        try:
+            handler(text)
+        except Exception:
+            # A bug in a handler must not take the protocol down with it: the client is
+            # told (1011) and reconnects; every other connection goes on.
+            log.exception("match message handler failed")
+            self.on_text = None
+            self.conn.send_close(1011)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
+
     def send_receive_event_to_app(self) -> None:
         handler = self.on_text
         if (
@@ -124,13 +251,4 @@ class FrameProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()  # uvicorn's answer: close 1007
             return
         self.frames = []
-        try:
-            handler(text)
-        except Exception:
-            # A bug in a handler must not take the protocol down with it: the client is
-            # told (1011) and reconnects; every other connection goes on.
-            log.exception("match message handler failed")
-            self.on_text = None
-            self.conn.send_close(1011)
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            self.close_sent = True
+        self._deliver(text)
