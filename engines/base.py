@@ -137,6 +137,15 @@ T = TypeVar("T")
 _MASK64 = (1 << 64) - 1
 
 
+# SplitMix64's constants, and the rejection limit (the largest multiple of n that fits in 64
+# bits) for every bound a deck, a hand or a think time needs.
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_TWO64 = 1 << 64
+_LIMITS = [0] + [_TWO64 - _TWO64 % n for n in range(1, 4097)]
+
+
 class Rng:
     """A counter-based seeded RNG (SplitMix64): its whole state is ``seed`` and ``position``.
 
@@ -152,20 +161,30 @@ class Rng:
 
     def next_u64(self) -> int:
         self.position += 1
-        z = (self.seed + self.position * 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z = (self.seed + self.position * _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
         return z ^ (z >> 31)
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
+        """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias).
+
+        ``next_u64`` is written out here: bots draw on most decisions and decks are shuffled
+        often, and the call per draw cost more than the arithmetic. Same values, same
+        ``position`` (``tests/engines/test_rng.py`` checks it against the plain loop)."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else _TWO64 - _TWO64 % n
+        seed, position = self.seed, self.position
         while True:
-            value = self.next_u64()
-            if value < limit:
-                return value % n
+            position += 1
+            z = (seed + position * _GOLDEN) & _MASK64
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+            z ^= z >> 31
+            if z < limit:
+                self.position = position
+                return z % n
 
     def random(self) -> float:
         """A float in [0, 1)."""
@@ -175,10 +194,31 @@ class Rng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
-        """Fisher-Yates in place."""
+        """Fisher-Yates in place, ``j = randbelow(i + 1)`` from the top down, with the draws
+        written out (``seed + position * golden`` carried as a running sum)."""
+        if len(items) >= len(_LIMITS):
+            for i in range(len(items) - 1, 0, -1):
+                j = self.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        position = self.position
+        counter = self.seed + position * _GOLDEN
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            position += 1
+            counter += _GOLDEN
+            z = counter & _MASK64
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+            z ^= z >> 31
+            if z < _LIMITS[i + 1]:
+                j = z % (i + 1)
+            else:  # rejected (odds below 2**-50 for a deck): draw again as randbelow does
+                self.position = position
+                j = self.randbelow(i + 1)
+                position = self.position
+                counter = self.seed + position * _GOLDEN
             items[i], items[j] = items[j], items[i]
+        self.position = position
 
     def to_json(self) -> list[int]:
         return [self.seed, self.position]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from engines.ambush import race, rules
-from engines.ambush.cards import CARDS
+from engines.ambush.cards import CARDS, NEEDS_TARGET
 from engines.ambush.grid import Cell, free_cells, is_adjacent, is_free, parse_cell
 from engines.ambush.rules import Ctx
 from engines.ambush.state import AmbushState
@@ -37,8 +36,8 @@ _ALLOWED: dict[str, frozenset[str]] = {kind: names | {"type"} for kind, names in
 
 def _cell(action: dict[str, Any], key: str) -> Cell:
     cell = parse_cell(action.get(key))
-    _field(cell is not None, f"{key} must be [x, y] with two integers")
-    assert cell is not None
+    if cell is None:
+        raise InvalidAction("ambush/bad_field", f"{key} must be [x, y] with two integers")
     return cell
 
 
@@ -46,7 +45,8 @@ def validate(state: AmbushState, seat: int, action: Any, at_ms: Any) -> Apply:
     """Check ``action`` completely; return what applies it. Raises InvalidAction for a
     malformed action (``unknown_action``, ``bad_field``, ``bad_seat``) and IllegalAction for
     one the rules refuse now (``game_over``, ``seat_out`` and the per-action codes)."""
-    require(isinstance(action, dict), "ambush/unknown_action", "an action is a dict", illegal=False)
+    if not isinstance(action, dict):
+        raise InvalidAction("ambush/unknown_action", "an action is a dict")
     kind = action.get("type")
     # Messages with f-strings are built only on refusal: this runs for every action.
     if kind not in _FIELDS:
@@ -65,8 +65,12 @@ def validate(state: AmbushState, seat: int, action: Any, at_ms: Any) -> Apply:
     return _VALIDATORS[kind](state, seat, action, at_ms)
 
 
+# The checks below are plain ifs, not ``require`` calls: they run for every turn action.
+
+
 def _on_turn(state: AmbushState, seat: int, phase: str, step: str | None) -> None:
-    require(state.turn == seat, "ambush/not_your_turn", "it is not your turn")
+    if state.turn != seat:
+        raise IllegalAction("ambush/not_your_turn", "it is not your turn")
     if state.phase != phase:
         raise IllegalAction("ambush/wrong_step", f"this action needs the {phase} phase")
     if step is not None and state.step != step:
@@ -75,8 +79,10 @@ def _on_turn(state: AmbushState, seat: int, phase: str, step: str | None) -> Non
 
 def _placement(state: AmbushState, cell: Cell) -> None:
     blocked = rules.placement_blocked(state)
-    require(is_free(state.grid, cell, blocked), "ambush/cell_not_free", "that cell is taken")
-    require(is_adjacent(state.grid, cell), "ambush/cell_not_adjacent", "not next to a card")
+    if not is_free(state.grid, cell, blocked):
+        raise IllegalAction("ambush/cell_not_free", "that cell is taken")
+    if not is_adjacent(state.grid, cell):
+        raise IllegalAction("ambush/cell_not_adjacent", "not next to a card")
 
 
 def _expose(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
@@ -97,10 +103,8 @@ def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
     card = CARDS[card_id]
     cell = _cell(action, "cell")
     target = action.get("target")
-    _field(
-        target is None or (isinstance(target, int) and not isinstance(target, bool)),
-        "target must be a seat number",
-    )
+    if not (target is None or (isinstance(target, int) and not isinstance(target, bool))):
+        raise InvalidAction("ambush/bad_field", "target must be a seat number")
     look = _cell(action, "look") if action.get("look") is not None else None
     swap: tuple[Cell, Cell] | None = None
     if action.get("swap") is not None:
@@ -110,21 +114,23 @@ def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
         _field(a is not None and b is not None, "swap must be two [x, y] cells")
         assert a is not None and b is not None
         swap = (a, b)
-    _field(look is None or card.effect == "look", "only a Scout looks")
-    _field(swap is None or card.effect == "swap", "only a Trickster swaps")
+    if look is not None and card.effect != "look":
+        raise InvalidAction("ambush/bad_field", "only a Scout looks")
+    if swap is not None and card.effect != "swap":
+        raise InvalidAction("ambush/bad_field", "only a Trickster swaps")
     _on_turn(state, seat, "turn", "play")
-    require(card_id in state.hands[seat], "ambush/card_not_in_hand", "that card is not in hand")
-    if card.needs_target:
-        require(
+    if card_id not in state.hands[seat]:
+        raise IllegalAction("ambush/card_not_in_hand", "that card is not in hand")
+    if NEEDS_TARGET[card_id]:
+        if not (
             target is not None
             and 0 <= target < state.seats
             and target != seat
-            and state.alive[target],
-            "ambush/bad_target",
-            "choose a living opponent",
-        )
-    else:
-        require(target is None, "ambush/bad_target", "this card names no target")
+            and state.alive[target]
+        ):
+            raise IllegalAction("ambush/bad_target", "choose a living opponent")
+    elif target is not None:
+        raise IllegalAction("ambush/bad_target", "this card names no target")
     _placement(state, cell)
     # The reserved cell is not yet a card: effects act on the cards already down.
     if card.effect == "look":
@@ -181,7 +187,11 @@ def _grab(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
         raise IllegalAction("ambush/no_race", "no race")
     if at_ms < running.started_at:
         raise IllegalAction("ambush/before_call", "grabs start at the call")
-    if at_ms >= race.race_end_at(state):
+    table = state.rules
+    ends_at = min(
+        running.last_grab_at + table.ambush_idle_ms, running.started_at + table.ambush_max_ms
+    )  # ``race.race_end_at`` inline
+    if at_ms >= ends_at:
         raise IllegalAction("ambush/race_over", "the race has ended")
     if at_ms < running.next_free[seat]:
         raise IllegalAction("ambush/hand_busy", "your hand is still busy")
@@ -206,8 +216,12 @@ def _return(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -
     owed = returning.owed[seat]
     if len(cards) != owed:
         raise IllegalAction("ambush/bad_return", f"return exactly {owed} cards")
-    missing = Counter(cards) - Counter(state.hands[seat])
-    require(not missing, "ambush/bad_return", "those cards are not all in your hand")
+    # The cards must all be in the hand, copies counted: take them off a copy of it.
+    rest = list(state.hands[seat])
+    for card in cards:
+        if card not in rest:
+            raise IllegalAction("ambush/bad_return", "those cards are not all in your hand")
+        rest.remove(card)
     return lambda ctx: race.return_cards(state, ctx, seat, list(cards))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import countOf, itemgetter
 from typing import Any
 
 from engines.ambush.cards import AMBUSH, CARDS
@@ -29,6 +29,9 @@ VALUES: dict[str, float] = {
     "booby_trap": -5.0,
 }
 UNKNOWN_VALUE = 3.0
+# A remembered card's value, and None (a cell not remembered) worth UNKNOWN_VALUE: one lookup.
+_WORTH: dict[str | None, float] = {None: UNKNOWN_VALUE}
+_WORTH.update(VALUES)
 _CALL: Action = {"type": "call_ambush"}
 _ALIVE = itemgetter("alive")  # a C-level accessor for the turn key, built on every re-ask
 # The order HeuristicBot plays damaging cards in: most damage, Ambush! cards last among equals
@@ -63,12 +66,13 @@ class _Bot:
     remembers: frozenset[str] = frozenset()
 
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        remembers = self.remembers
         for event in events:
             kind = event["type"]
             if kind == "ambush_called":
                 self.call_plan = None  # whoever called, this call is spent
                 self.call_spent()
-            if kind in self.remembers:
+            if kind in remembers:
                 self.remember(event)
 
     def call_spent(self) -> None:
@@ -232,10 +236,13 @@ class HeuristicBot(_Bot):
 
     def remember(self, event: dict[str, Any]) -> None:
         kind = event["type"]
+        # ``_key`` inline for the frequent kinds (every card down, every grab).
         if kind in ("exposed", "played") or (kind == "looked" and "card" in event):
-            self.known[_key(event["cell"])] = event["card"]
+            x, y = event["cell"]
+            self.known[int(x), int(y)] = event["card"]
         elif kind in ("placed", "grabbed"):
-            self.known.pop(_key(event["cell"]), None)
+            x, y = event["cell"]
+            self.known.pop((int(x), int(y)), None)
         elif kind == "swapped":
             a, b = (_key(c) for c in event["cells"])
             card_a, card_b = self.known.pop(a, None), self.known.pop(b, None)
@@ -256,6 +263,10 @@ class HeuristicBot(_Bot):
         return sum(1 for cell in remembered if cell in down)
 
     def wants_call(self, view: dict[str, Any]) -> bool:
+        # Asked on every decision of every turn. The cards still down are among those
+        # remembered, so fewer than two remembered Ambush! cards (a C-level count) settle it.
+        if countOf(self.known.values(), AMBUSH) < 2:
+            return False
         return self.known_ambushes(view) >= 2
 
     def call_delay(self) -> int:
@@ -273,16 +284,15 @@ class HeuristicBot(_Bot):
         # set, no sort, ``value`` inline): this runs for every re-aim in a race.
         best: CellKey | None = None
         best_value = 0.0
-        known = self.known
+        recalled = self.known.get
+        worth = _WORTH.get
         for action in legal:
-            if action["type"] != "grab":
-                continue
-            x, y = action["cell"]
-            cell = (x, y)  # equals ``_key``: the engine lists cells as two plain ints
-            card = known.get(cell)
-            value = UNKNOWN_VALUE if card is None else VALUES.get(card, UNKNOWN_VALUE)
-            if value > best_value or (value == best_value and best is not None and cell < best):
-                best, best_value = cell, value
+            if action["type"] == "grab":
+                # tuple() equals ``_key``: the engine lists cells as two plain ints.
+                cell: CellKey = tuple(action["cell"])
+                value = worth(recalled(cell), UNKNOWN_VALUE)
+                if value > best_value or (value == best_value and best is not None and cell < best):
+                    best, best_value = cell, value
         return best
 
     def choose_return(self, view: dict[str, Any], owed: int) -> list[str]:

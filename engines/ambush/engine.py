@@ -11,7 +11,7 @@ from engines.ambush.actions import validate
 from engines.ambush.cards import CARDS, full_deck
 from engines.ambush.rules import Ctx
 from engines.ambush.state import AmbushState, Rules
-from engines.base import Event, InvalidAction, Outcome, Rng, SeatResult, option_int
+from engines.base import Event, InvalidAction, Rng, option_int
 
 _OPTIONS = frozenset(
     {"first_seat", "castle_hp", "hand_size", "hand_limit", "grab_cooldown_ms", "ambush_idle_ms",
@@ -117,14 +117,11 @@ class AmbushEngine:
             raise _bad("names must be one non-empty name (<= 64 chars) per seat")
         return list(names)
 
-    def to_act(self, state: AmbushState) -> frozenset[int]:
-        return view.to_act(state)
-
-    def awaiting(self, state: AmbushState) -> frozenset[int]:
-        return view.awaiting(state)
-
-    def legal_actions(self, state: AmbushState, seat: int) -> list[dict[str, Any]]:
-        return legal.legal_actions(state, seat)
+    # Hosts ask these for every seat before every step: the module functions themselves, not
+    # a method that forwards to them (one Python frame less each time).
+    to_act = staticmethod(view.to_act)
+    awaiting = staticmethod(view.awaiting)
+    legal_actions = staticmethod(legal.legal_actions)
 
     def apply(
         self, state: AmbushState, seat: int, action: dict[str, Any], at_ms: int
@@ -157,39 +154,23 @@ class AmbushEngine:
         return ctx.events
 
     def deadline(self, state: AmbushState) -> int | None:
-        if state.phase == "ambush" and state.race is not None:
-            return race.race_end_at(state)
+        # Asked before every step of a bot game: ``race.race_end_at`` inline.
+        running = state.race
+        if running is not None and state.phase == "ambush":
+            table = state.rules
+            return min(
+                running.last_grab_at + table.ambush_idle_ms,
+                running.started_at + table.ambush_max_ms,
+            )
         if state.phase == "returning" and state.returning is not None:
             return state.returning.deadline
         return None
 
-    def view(self, state: AmbushState, seat: int | None) -> dict[str, Any]:
-        """The seat's view. The public part is built once per state revision, since the server
-        (and the playout host) asks for every seat after every change; each call adds the
-        seat's own cards to a fresh copy. Nested parts are shared between calls (see
-        ``view.public_view``): treat a view as read-only."""
-        cache = state.derived()
-        public = cache.get("public")
-        if public is None:
-            result = self.outcome(state)
-            public = view.public_view(state, None if result is None else result.to_json())
-            cache["public"] = public
-        return view.view(state, seat, public)
-
-    def outcome(self, state: AmbushState) -> Outcome | None:
-        """Placings once the game is over; damage per seat = HP lost / castle_hp (0..1)."""
-        if state.placings is None or state.end_reason is None:
-            return None
-        cap = state.rules.castle_hp
-        seats = {
-            s: SeatResult(
-                destroyed=not state.alive[s] and not state.resigned[s],
-                resigned=state.resigned[s],
-                damage=min(1.0, max(0.0, (cap - state.hp[s]) / cap)),
-            )
-            for s in range(state.seats)
-        }
-        return Outcome([list(g) for g in state.placings], seats, state.end_reason)
+    # The seat's view (see ``view.seat_view``: the public part is built once per revision and
+    # nested parts are shared, so treat a view as read-only) and the placings once the game is
+    # over (``rules.outcome``): the module functions themselves, as for ``to_act`` above.
+    view = staticmethod(view.seat_view)
+    outcome = staticmethod(rules.outcome)
 
     def to_json(self, state: AmbushState) -> dict[str, Any]:
         return state.to_json()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 Cell = tuple[int, int]
@@ -58,30 +58,69 @@ class _Neighbours(dict[Cell, tuple[Cell, Cell, Cell, Cell]]):
 _NEIGHBOURS = _Neighbours()
 
 
-def _frontier(grid: Mapping[Cell, Any], blocked: Iterable[Cell]) -> set[Cell]:
+def _full_frontier(grid: Mapping[Cell, Any]) -> set[Cell]:
     """The empty cells next to a card down (or next to the deck while the battlefield is
-    empty); ``blocked`` cells are neither free nor anchors."""
+    empty)."""
     # One C-level union over the memoised neighbour tuples (no Python loop per card).
     found: set[Cell] = set().union(*map(_NEIGHBOURS.__getitem__, grid or (DECK_CELL,)))
     found.difference_update(grid)
-    found.difference_update(blocked)
     found.discard(DECK_CELL)
     return found
 
 
-def free_cells(grid: Mapping[Cell, Any], blocked: Iterable[Cell] = ()) -> list[Cell]:
+def _carried_frontier(grid: Mapping[Cell, Any], memo: dict[str, Any]) -> set[Cell]:
+    """``_full_frontier(grid)``, carried over from the last call on this ``memo`` when the grid
+    only gained cards since (a turn adds one or two), instead of a union over every card twice
+    a turn. The memo keeps the cells it was built from, so any other change (grabs, a shuffle
+    back, a state edited by hand) rebuilds it. The set returned is shared with the memo: do
+    not mutate it."""
+    keys = grid.keys()
+    last: tuple[set[Cell], set[Cell]] | None = memo.get("frontier")
+    if last is not None and last[0] and keys >= last[0]:
+        before, free = last
+        added = keys - before
+        if not added:
+            return free
+        free = free - added
+        for cell in added:
+            for near in _NEIGHBOURS[cell]:
+                if near not in grid:
+                    free.add(near)
+        free.discard(DECK_CELL)
+    else:
+        free = _full_frontier(grid)
+    memo["frontier"] = (set(keys), free)
+    return free
+
+
+def _frontier(
+    grid: Mapping[Cell, Any], blocked: Collection[Cell], memo: dict[str, Any] | None
+) -> set[Cell]:
+    """The free cells: the frontier less ``blocked`` cells, which are neither free nor anchors.
+    The result may be shared with ``memo``: do not mutate it."""
+    found = _full_frontier(grid) if memo is None else _carried_frontier(grid, memo)
+    return found.difference(blocked) if blocked else found
+
+
+def free_cells(
+    grid: Mapping[Cell, Any], blocked: Collection[Cell] = (), memo: dict[str, Any] | None = None
+) -> list[Cell]:
     """Cells where a card may go now, in spiral order.
 
     A card goes on an empty cell 4-adjacent to a card already down, or next to the deck while
     the battlefield is empty. ``blocked`` cells (a played card's reserved cell) are not free
-    but are not cards either, so nothing becomes adjacent through them.
+    but are not cards either, so nothing becomes adjacent through them. ``memo`` (a dict kept
+    beside the state, e.g. ``AmbushState.view_memo``) carries the frontier between calls.
     """
-    return sorted(_frontier(grid, blocked), key=spiral_index)
+    return sorted(_frontier(grid, blocked, memo), key=spiral_index)
 
 
-def first_free_cell(grid: Mapping[Cell, Any], blocked: Iterable[Cell] = ()) -> Cell:
-    """``free_cells(grid, blocked)[0]`` without sorting the rest (spiral keys are unique)."""
-    return min(_frontier(grid, blocked), key=spiral_index)
+def first_free_cell(
+    grid: Mapping[Cell, Any], blocked: Collection[Cell] = (), memo: dict[str, Any] | None = None
+) -> Cell:
+    """``free_cells(grid, blocked, memo)[0]`` without sorting the rest (spiral keys are
+    unique)."""
+    return min(_frontier(grid, blocked, memo), key=spiral_index)
 
 
 def is_free(grid: Mapping[Cell, Any], cell: Cell, blocked: Collection[Cell] = ()) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.ambush import race, rules
+from engines.ambush import rules
 from engines.ambush.cards import CARD_ORDER, CARDS, NEEDS_TARGET
 from engines.ambush.grid import cell_json, first_free_cell, free_cells
 from engines.ambush.state import AmbushState
@@ -21,27 +21,33 @@ _NO_TARGET: list[int | None] = [None]
 def legal_actions(state: AmbushState, seat: int) -> list[dict[str, Any]]:
     """The seat's actions now: the default first (first spiral cell, pass, the most recent
     captures at the hand limit); calls and grabs for everyone; resign last."""
-    if state.phase == "over" or not 0 <= seat < state.seats or not state.alive[seat]:
+    phase = state.phase
+    if phase == "over" or not 0 <= seat < state.seats or not state.alive[seat]:
         return []
-    actions: list[dict[str, Any]] = []
-    on_turn = seat == state.turn
-    if state.phase == "turn" and on_turn and state.step == "expose":
-        # Cells as [x, y] inline (not cell_json): listings run for every seat after every move.
-        actions += [{"type": "expose", "cell": [x, y]} for x, y in free_cells(state.grid)]
-    elif state.phase == "turn" and on_turn:
-        actions.append(dict(PASS))
-        actions += _plays(state, seat)
-    elif state.phase == "placing" and on_turn:
-        cells = free_cells(state.grid, rules.placement_blocked(state))
-        actions += [{"type": "place", "cell": [x, y]} for x, y in cells]
-    elif state.phase == "ambush":
-        actions += [{"type": "grab", "cell": [x, y]} for x, y in state.cells_in_order()]
-    elif state.phase == "returning" and state.returning is not None:
+    # Listings run for every seat after every move: the per-cell actions are shared pieces
+    # (``AmbushState.per_cell``), so a listing is mostly one C-level map. Calls are allowed
+    # exactly in the turn phase (``race.can_call``; the seat is alive here).
+    if phase == "ambush":
+        actions = list(map(state.per_cell("grab").__getitem__, state.cells_in_order()))
+    elif phase == "turn":
+        if seat != state.turn:
+            return [dict(CALL), dict(RESIGN)]
+        if state.step == "expose":
+            cells = free_cells(state.grid, (), state.view_memo)
+            actions = list(map(state.per_cell("expose").__getitem__, cells))
+        else:
+            actions = [dict(PASS), *_plays(state, seat)]
+        actions.append(dict(CALL))
+    elif phase == "placing" and seat == state.turn:
+        cells = free_cells(state.grid, rules.placement_blocked(state), state.view_memo)
+        actions = list(map(state.per_cell("place").__getitem__, cells))
+    elif phase == "returning" and state.returning is not None:
         owed = state.returning.owed.get(seat)
+        actions = []
         if owed:
             actions.append({"type": "return", "cards": default_return(state, seat, owed)})
-    if race.can_call(state, seat):
-        actions.append(dict(CALL))
+    else:
+        actions = []
     actions.append(dict(RESIGN))
     return actions
 
@@ -58,7 +64,7 @@ def default_return(state: AmbushState, seat: int, owed: int) -> list[str]:
 
 def _plays(state: AmbushState, seat: int) -> list[dict[str, Any]]:
     """Every card x target with the first free cell, the first look or a few swaps."""
-    cell = cell_json(first_free_cell(state.grid))
+    cell = cell_json(first_free_cell(state.grid, (), state.view_memo))
     down = state.cells_in_order()
     opponents: list[int | None] = [s for s in state.living() if s != seat]
     plays: list[dict[str, Any]] = []

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from engines.ambush.cards import CARDS
 from engines.ambush.grid import Cell, cell_json, free_cells
 from engines.ambush.state import AmbushState
-from engines.base import Event, make_event
+from engines.base import ALL, Event, Outcome, SeatResult, make_event
 
 
 class Ctx:
@@ -92,10 +92,9 @@ def finish(state: AmbushState, ctx: Ctx) -> None:
     if ctx.destroyed:
         state.out_order.append(sorted(set(ctx.destroyed)))
         ctx.destroyed = []
-    if state.phase != "over":
-        living = state.living()
-        if len(living) <= 1:
-            end_game(state, ctx, "last_castle" if living else "all_destroyed")
+    # Runs after every action: a C-level count rather than the list of living seats.
+    if state.phase != "over" and state.alive.count(True) <= 1:
+        end_game(state, ctx, "last_castle" if True in state.alive else "all_destroyed")
 
 
 def end_game(state: AmbushState, ctx: Ctx, reason: str) -> None:
@@ -116,6 +115,22 @@ def end_game(state: AmbushState, ctx: Ctx, reason: str) -> None:
     ctx.emit(make_event("game_over", placings=groups, reason=reason))
 
 
+def outcome(state: AmbushState) -> Outcome | None:
+    """Placings once the game is over; damage per seat = HP lost / castle_hp (0..1)."""
+    if state.placings is None or state.end_reason is None:
+        return None
+    cap = state.rules.castle_hp
+    seats = {
+        s: SeatResult(
+            destroyed=not state.alive[s] and not state.resigned[s],
+            resigned=state.resigned[s],
+            damage=min(1.0, max(0.0, (cap - state.hp[s]) / cap)),
+        )
+        for s in range(state.seats)
+    }
+    return Outcome([list(g) for g in state.placings], seats, state.end_reason)
+
+
 # --- turn order ------------------------------------------------------------------------------
 
 
@@ -129,20 +144,28 @@ def next_living(state: AmbushState, seat: int) -> int:
 
 def start_turn(state: AmbushState, ctx: Ctx, seat: int) -> None:
     """A fresh turn: expose first (rule 1), skipped while the central deck is empty (1b)."""
-    if len(state.living()) <= 1:
+    if state.alive.count(True) <= 1:
         return
     state.phase = "turn"
     state.turn = seat
     state.step = "expose" if state.deck else "play"
     state.turn_number += 1
     state.exposed = None
-    ctx.emit(make_event("turn_started", seat=seat, step=state.step, number=state.turn_number))
+    ctx.events.append(
+        {
+            "type": "turn_started",
+            "seat": seat,
+            "step": state.step,
+            "number": state.turn_number,
+            "visible_to": ALL,
+        }
+    )  # once a turn: ``make_event`` inline
 
 
 def end_turn(state: AmbushState, ctx: Ctx, *, played: bool) -> None:
     """The turn is over; apply the exhaustion and stalling house rules; the next seat starts."""
     state.quiet_turns = 0 if played else state.quiet_turns + 1
-    living = len(state.living())
+    living = state.alive.count(True)
     if living <= 1:
         return
     if state.quiet_turns >= 2 * living:
@@ -162,7 +185,16 @@ def expose(state: AmbushState, ctx: Ctx, seat: int, cell: Cell) -> None:
     state.grid[cell] = card
     state.exposed = (cell, card, seat)
     state.step = "play"
-    ctx.emit(make_event("exposed", seat=seat, card=card, cell=cell_json(cell)))
+    # Once a turn: built as ``make_event`` would build it, without the call.
+    ctx.events.append(
+        {
+            "type": "exposed",
+            "seat": seat,
+            "card": card,
+            "cell": [cell[0], cell[1]],
+            "visible_to": ALL,
+        }
+    )
 
 
 def play(
@@ -188,18 +220,17 @@ def play(
         for other in state.living():
             if other not in (seat, target):
                 hits.append(deal_damage(state, ctx, other, card.amount))
-    ctx.events.insert(
-        played_at,
-        make_event(
-            "played",
-            seat=seat,
-            card=card_id,
-            target=target,
-            cell=cell_json(cell),
-            damage=card.damage,
-            hits=hits,
-        ),
-    )
+    played = {
+        "type": "played",
+        "seat": seat,
+        "card": card_id,
+        "target": target,
+        "cell": [cell[0], cell[1]],
+        "damage": card.damage,
+        "hits": hits,
+        "visible_to": ALL,
+    }  # once a turn: ``make_event`` inline
+    ctx.events.insert(played_at, played)
     _carry_out(state, ctx, seat, card_id, target, look, swap)
     if state.placing and state.phase != "over":
         state.phase = "placing"
@@ -264,7 +295,7 @@ def _carry_out(
                 card=stolen,
             )
         )
-    elif card.effect == "archer" and state.alive[seat] and len(state.living()) > 1:
+    elif card.effect == "archer" and state.alive[seat] and state.alive.count(True) > 1:
         count = min(card.amount, len(state.deck))
         state.placing = state.deck[:count]
         del state.deck[:count]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from engines.ambush.grid import Cell, cell_json, spiral_index
@@ -60,6 +61,28 @@ class Returning:
         }
 
 
+class PerCell(dict[Cell, dict[str, Any]]):
+    """One JSON piece per cell, made on first use and handed out again afterwards: the
+    battlefield entries of views (``kind`` "") and the grab, expose and place actions of
+    listings (``kind`` is the action type). Views and legal lists are rebuilt after every
+    move; sharing their unchanged pieces saves most of the allocations. Safe because they are
+    read-only: the engine never edits a piece it handed out, nothing in the repository edits
+    a view or a listing (``tests/engines/ambush/test_ambush_snapshots.py`` checks the engine
+    side), and a table lives in one match's state (see ``AmbushState.per_cell``)."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, cell: Cell) -> dict[str, Any]:
+        x, y = cell
+        piece = {"type": self.kind, "cell": [x, y]} if self.kind else {"cell": [x, y]}
+        self[cell] = piece
+        return piece
+
+
 @dataclass
 class AmbushState:
     """Everything about one match. Hidden parts leave the engine only through ``view``."""
@@ -100,9 +123,11 @@ class AmbushState:
     # View parts that outlive a revision because their source rarely changes (the options, the
     # last check): see ``view.public_view``. Not part of the state either.
     view_memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    cell_pieces: dict[str, PerCell] = field(default_factory=dict, compare=False, repr=False)
 
     def living(self) -> list[int]:
-        return [seat for seat, alive in enumerate(self.alive) if alive]
+        # C-level (``compress``): asked for every view, listing and move.
+        return list(compress(range(self.seats), self.alive))
 
     def derived(self) -> dict[Any, Any]:
         """The cache of values computed from this revision. Views and listings are asked for
@@ -113,9 +138,16 @@ class AmbushState:
             self.view_revision = self.revision
         return self.view_cache
 
+    def per_cell(self, kind: str) -> PerCell:
+        """This match's shared per-cell pieces of one kind (see ``PerCell``): read-only."""
+        table = self.cell_pieces.get(kind)
+        if table is None:
+            table = self.cell_pieces[kind] = PerCell(kind)
+        return table
+
     def cells_in_order(self) -> list[Cell]:
         """The battlefield's cells in spiral order, shared within a revision: do not mutate."""
-        cache = self.derived()
+        cache = self.view_cache if self.view_revision == self.revision else self.derived()
         cells: list[Cell] | None = cache.get("cells")
         if cells is None:
             cells = cache["cells"] = sorted(self.grid, key=spiral_index)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
+from engines.ambush import rules
 from engines.ambush.cards import CARD_ORDER
-from engines.ambush.grid import cell_json
 from engines.ambush.state import AmbushState
 
 
@@ -33,13 +34,27 @@ def to_act(state: AmbushState) -> frozenset[int]:
     """Every living seat: anyone may call Ambush!, grab in a race or resign."""
     if state.phase == "over":
         return frozenset()
-    return frozenset(state.living())
+    return frozenset(compress(range(state.seats), state.alive))
 
 
-def view(state: AmbushState, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
-    """``public`` plus the viewer's own hand and still-valid Scout looks. Never another hand,
-    a face-down identity the viewer has not looked at, the deck order, the RNG or anyone's
-    captured cards."""
+_HAND_KEYS = tuple(f"hand{seat}" for seat in range(8))
+
+
+def seat_view(state: AmbushState, seat: int | None) -> dict[str, Any]:
+    """The public part plus the viewer's own hand and still-valid Scout looks. Never another
+    hand, a face-down identity the viewer has not looked at, the deck order, the RNG or
+    anyone's captured cards.
+
+    The public part is built once per state revision, since the server (and the playout
+    host) asks for every seat after every change; each call adds the seat's own cards to a
+    fresh copy. Nested parts are shared between calls (see ``public_view``): treat a view as
+    read-only."""
+    # ``state.derived()`` inline on the usual path: this runs for every seat after every change.
+    public = state.view_cache.get("public") if state.view_revision == state.revision else None
+    if public is None:
+        result = rules.outcome(state)
+        public = public_view(state, None if result is None else result.to_json())
+        state.derived()["public"] = public
     out = dict(public)
     if seat is None or not 0 <= seat < state.seats:
         return out
@@ -52,7 +67,7 @@ def view(state: AmbushState, seat: int | None, public: dict[str, Any]) -> dict[s
     # Most moves leave a given hand as it was: its sorted copy is kept across revisions (views
     # are read-only) and rebuilt when the hand differs from the one it was sorted from.
     hand = state.hands[seat]
-    memo_key = f"hand{seat}"
+    memo_key = _HAND_KEYS[seat]
     sorted_from = state.view_memo.get(memo_key)
     if sorted_from is None or sorted_from[0] != hand:
         sorted_from = (list(hand), sorted(hand, key=CARD_ORDER.__getitem__))
@@ -63,9 +78,9 @@ def view(state: AmbushState, seat: int | None, public: dict[str, Any]) -> dict[s
 
 def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str, Any]:
     """What everyone may know: a spectator's view, and the base of every seat's view."""
-    # Built after every move, so: cells as [x, y] inline (not cell_json), the living seats as
-    # the sorted ``to_act`` (no frozenset).
-    battlefield = [{"cell": [x, y]} for x, y in state.cells_in_order()]
+    # Built after every move, so: shared per-cell entries, the living seats as the sorted
+    # ``to_act`` (no frozenset).
+    battlefield = list(map(state.per_cell("").__getitem__, state.cells_in_order()))
     castles = [
         {
             "seat": s,
@@ -81,6 +96,10 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
     ]
     memo = state.view_memo
     phase = state.phase
+    # The living seats change only when a castle falls: kept while ``alive`` is the same.
+    living = memo.get("living")
+    if living is None or living[0] != state.alive:
+        living = memo["living"] = (list(state.alive), state.living())
     # The options never change and the last check only at a race's end: their view copies
     # are kept across revisions (views are read-only) and rebuilt when the source is replaced.
     options = memo.get("options")
@@ -98,7 +117,7 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
         "game": "ambush",
         "phase": phase,
         "seats": state.seats,
-        "to_act": [] if phase == "over" else state.living(),
+        "to_act": [] if phase == "over" else living[1],
         "awaiting": _awaiting_list(state),
         "outcome": outcome,
         "options": options,
@@ -117,22 +136,23 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
         "quiet_turns": state.quiet_turns,
     }
     if state.exposed is not None:
-        cell, card, by = state.exposed
-        out["exposed"] = {"cell": cell_json(cell), "card": card, "seat": by}
+        (x, y), card, by = state.exposed
+        out["exposed"] = {"cell": [x, y], "card": card, "seat": by}
     if state.reserved is not None:
-        out["reserved"] = {"cell": cell_json(state.reserved[0]), "card": state.reserved[1]}
+        (x, y), card = state.reserved
+        out["reserved"] = {"cell": [x, y], "card": card}
     race = state.race
     if race is not None:
-        rules = state.rules
+        table = state.rules
         ends_at = min(
-            race.last_grab_at + rules.ambush_idle_ms, race.started_at + rules.ambush_max_ms
+            race.last_grab_at + table.ambush_idle_ms, race.started_at + table.ambush_max_ms
         )
         out["race"] = {
             "caller": race.caller,
             "started_at": race.started_at,
             "ends_at": ends_at,
             "deadline": ends_at,
-            "max_end": race.started_at + rules.ambush_max_ms,
+            "max_end": race.started_at + table.ambush_max_ms,
             "last_grab_at": race.last_grab_at,
             "next_free": list(race.next_free),
             "busy": [s for s in range(state.seats) if race.next_free[s] > race.last_grab_at],
