@@ -100,8 +100,8 @@ class TallyEngine:
             raise IllegalAction("tally/not_your_turn", f"it is seat {state.turn}'s turn")
         state.n += 1
         state.scores[seat] += 1
-        state.cells[cell]["owner"] = seat
-        state.cells[cell]["v"] += 1
+        # A changed cell gets a new dict, never an edit: views share the cell dicts.
+        state.cells[cell] = {"owner": seat, "v": state.cells[cell]["v"] + 1}
         events = [make_event("moved", seat=seat, cell=cell, n=state.n)]
         if state.secrets is not None:
             state.secrets[seat] = state.rng.randbelow(100)
@@ -148,7 +148,7 @@ class TallyEngine:
             "turn": state.turn,
             "n": state.n,
             "scores": list(state.scores),
-            "cells": [dict(cell) for cell in state.cells],
+            "cells": list(state.cells),  # cell dicts are replaced, never edited (``apply``)
             "names": list(state.names),
             "resigned": sorted(state.resigned),
             "outcome": None,
