@@ -350,3 +350,19 @@ async def drive_with_bot(client: Client, bot: Any, *, rate: float, timeout: floa
             continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(client._arrived.wait(), max(wait, 0.001))
+
+
+def action_row(match_id: int, version: int) -> dict[str, Any]:
+    """A ``match_actions`` row as a session hands it to the action log."""
+    return {
+        "match_id": match_id,
+        "version": version,
+        "seat": 0,
+        "account_id": None,
+        "client_seq": None,
+        "action": {"type": "pass"},
+        "at_ms": version,
+        "cause": "bot",
+        "events": [],
+        "arbitration": None,
+    }

@@ -21,6 +21,7 @@ from app.sessions import commands
 from app.sessions.hub import Hub
 from bench.tally.engine import TallyEngine
 from engines import registry
+from tests.app.support import action_row
 
 
 class FakePeer:
@@ -167,21 +168,6 @@ async def test_connections_that_see_the_same_view_share_one_build(
     ]
 
 
-def _row(match_id: int, version: int) -> dict[str, Any]:
-    return {
-        "match_id": match_id,
-        "version": version,
-        "seat": 0,
-        "account_id": None,
-        "client_seq": None,
-        "action": {"type": "move", "cell": 0},
-        "at_ms": version,
-        "cause": "player",
-        "events": [],
-        "arbitration": None,
-    }
-
-
 async def test_rows_staged_in_one_turn_share_a_commit_and_a_bad_row_fails_alone(
     world: dict[str, Any],
 ) -> None:
@@ -191,7 +177,7 @@ async def test_rows_staged_in_one_turn_share_a_commit_and_a_bad_row_fails_alone(
     before = writer.batches
     for version in (1, 2):
         writer.stage(
-            _row(match_id, version),
+            action_row(match_id, version),
             lambda error, v=version: heard.append((v, None if error is None else repr(error))),
         )
     assert heard == []  # nothing is written before the end of this turn of the loop
@@ -202,7 +188,7 @@ async def test_rows_staged_in_one_turn_share_a_commit_and_a_bad_row_fails_alone(
     # Version 2 again violates (match_id, version): it fails alone, version 3 is kept.
     for version in (2, 3):
         writer.stage(
-            _row(match_id, version),
+            action_row(match_id, version),
             lambda error, v=version: heard.append((v, None if error is None else "failed")),
         )
     await settle()

@@ -60,6 +60,18 @@ def server_texts(data: bytes) -> list[str]:
     return [bytes(f.data).decode() for f in reader.events_received() if f.opcode is Opcode.TEXT]
 
 
+async def connect(app: Any, handshake: bytes = HANDSHAKE) -> tuple[FrameProtocol, Transport]:
+    """``FrameProtocol`` serving ``app`` on a fake transport, after the upgrade request."""
+    config = Config(app=app, ws=FrameProtocol, ws_per_message_deflate=False, lifespan="off")
+    config.load()
+    protocol = FrameProtocol(config=config, server_state=ServerState(), app_state={})
+    transport = Transport()
+    protocol.connection_made(transport)
+    protocol.data_received(handshake)
+    await asyncio.sleep(0.01)
+    return protocol, transport
+
+
 async def test_text_goes_straight_to_the_handler_once_set_and_order_is_kept() -> None:
     """Before the handler is set, messages queue for the app; after, text frames reach the
     handler directly, except while anything is still queued (then they queue behind it);
@@ -82,13 +94,7 @@ async def test_text_goes_straight_to_the_handler_once_set_and_order_is_kept() ->
             by_app.append(message.get("text", message.get("bytes")))
         frames.write_texts(["done"])
 
-    config = Config(app=app, ws=FrameProtocol, ws_per_message_deflate=False, lifespan="off")
-    config.load()
-    protocol = FrameProtocol(config=config, server_state=ServerState(), app_state={})
-    transport = Transport()
-    protocol.connection_made(transport)
-    protocol.data_received(HANDSHAKE)
-    await asyncio.sleep(0.01)
+    protocol, transport = await connect(app)
     protocol.data_received(client_frames("one"))
     await asyncio.wait_for(handler_set.wait(), 1)
     protocol.data_received(client_frames("two", "three"))
@@ -123,13 +129,7 @@ async def open_direct(
                 return
             by_app.append(message.get("text", message.get("bytes")))
 
-    config = Config(app=app, ws=FrameProtocol, ws_per_message_deflate=False, lifespan="off")
-    config.load()
-    protocol = FrameProtocol(config=config, server_state=ServerState(), app_state={})
-    transport = Transport()
-    protocol.connection_made(transport)
-    protocol.data_received(handshake)
-    await asyncio.sleep(0.01)
+    protocol, transport = await connect(app, handshake)
     return protocol, transport, seen, by_app
 
 

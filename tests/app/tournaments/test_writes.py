@@ -22,6 +22,7 @@ from app.db.repositories import MatchRepository, SeatSpec
 from app.tournaments import ladders
 from app.tournaments.writes import Writer
 from engines.base import Outcome, SeatResult
+from tests.app.support import action_row
 
 
 @pytest.fixture
@@ -51,21 +52,6 @@ async def new_match(sessionmaker: async_sessionmaker[AsyncSession], seats: list[
             started_wall_ms=0,
         )
         return match.id
-
-
-def action_row(match_id: int, version: int) -> dict[str, Any]:
-    return {
-        "match_id": match_id,
-        "version": version,
-        "seat": 0,
-        "account_id": None,
-        "client_seq": None,
-        "action": {"type": "pass"},
-        "at_ms": version,
-        "cause": "bot",
-        "events": [],
-        "arbitration": None,
-    }
 
 
 async def test_a_long_write_never_freezes_the_loop_with_the_action_log(
