@@ -194,13 +194,15 @@ class FrameProtocol(WebSocketsSansIOProtocol):
                 except UnicodeDecodeError:
                     pass  # the parser's answer: close 1007
                 else:
-                    if run < start:
+                    direct = True
+                    if run < start:  # the frames before it first, to the parser
                         super().data_received(buffer[run:start])
-                    if self._direct_ok():
+                        run = start
+                        direct = self._direct_ok()  # unless the parser queued something
+                    if direct:
                         self._deliver(text)
                         start = run = end
                         continue
-                    run = start  # the parser queued something meanwhile: keep the order
             opcode, final = first & 0x0F, first & 0x80
             if opcode in (1, 2) and not final:
                 self._fragmented = True

@@ -126,20 +126,17 @@ class Peer:
         if not outbox or frames.paused or not frames.open_for_frames:
             return  # resume_writing flushes again; a lost socket ends in the reader
         texts: list[str] = []
-        if not self.measure_links:
-            # No grab races in this match: nothing reads send times (S_ref) or link samples.
-            while outbox and outbox[0] is not None:
-                texts.append(outbox.popleft()[0])  # type: ignore[index]
-            frames.write_texts(texts)
-            return
-        left_at = self.clock()
+        # Without grab races in the match nothing reads send times (S_ref) or link samples.
+        stamp = self.measure_links
+        left_at = self.clock() if stamp else 0.0
         while outbox and outbox[0] is not None:
             text, version, nonce = outbox.popleft()  # type: ignore[misc]
             texts.append(text)
-            if version is not None:
-                self.sends.sent(version, left_at)
-            if nonce is not None:
-                self.meter.sent(nonce, left_at)
+            if stamp:
+                if version is not None:
+                    self.sends.sent(version, left_at)
+                if nonce is not None:
+                    self.meter.sent(nonce, left_at)
         frames.write_texts(texts)
 
     async def write_loop(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from app.sessions import races as race_steps
@@ -39,7 +40,7 @@ def commit_soon(session: GameSession, change: Change) -> None:
             if advance(session, change, version):
                 # The match is over: its result is recorded (awaited, so by the session's
                 # task) before anyone hears of the last move.
-                session._finish = [change, version, ended]
+                session._ending = functools.partial(finish, session, change, version, ended)
                 session._wake.set()
                 return
             announce(session, change, version, ended)

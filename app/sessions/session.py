@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -96,7 +96,9 @@ class GameSession:
         self._busy = False
         self._armed_due: int | None = None  # what the sleeping task's timer is set for
         self._crash: BaseException | None = None  # a fast-lane failure, raised by the task
-        self._finish: list[Any] = []  # a fast-lane commit that ended the match, for the task
+        # The rest of a fast-lane commit that ended the match (recording the result is
+        # awaited, so the task runs it).
+        self._ending: Callable[[], Awaitable[None]] | None = None
         self._stale_deadline: int | None = None
         self.views = SeatViews(self)
         # Grab races (Ambush!): the arbiter of DESIGN.md sec. 5 decides who touched first.
@@ -146,9 +148,9 @@ class GameSession:
         while True:
             if self._crash is not None:
                 raise self._crash
-            if self._finish:
-                await changes.finish(self, *self._finish)
-                self._finish = []
+            if self._ending is not None:
+                ending, self._ending = self._ending, None
+                await ending()
                 self._busy = False
             if not self._busy:
                 self._busy = True
