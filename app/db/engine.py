@@ -16,9 +16,11 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app.jsonenc import encode_text
+
 
 def json_text(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return encode_text(value)
 
 
 # How long a transaction waits for SQLite's write lock; past it a request answers 503

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -13,13 +14,13 @@ from app.errors import AppError
 from app.realtime.frames import FrameFlusher
 from app.realtime.grab import arbitration_record, grab_action, grab_input
 from app.realtime.messages import (
-    Action,
     Chat,
     Grab,
     Hello,
     MessageError,
     Pong,
     parse_client_message,
+    plain_action,
     pong_nonce,
 )
 from app.realtime.peer import Peer
@@ -141,6 +142,11 @@ class _Conversation:
         if nonce is not None:
             peer.pong(nonce, arrival)
             return
+        if self.greeted:
+            plain = plain_action(text)
+            if plain is not None:
+                _act(peer, session, plain.client_seq, plain.seat, plain.action, plain.version)
+                return
         try:
             message = parse_client_message(text)
         except MessageError as refusal:
@@ -158,8 +164,10 @@ class _Conversation:
             _error(peer, "hello/required", "say hello first")
         elif isinstance(message, Chat):
             session.submit(commands.Chat(peer, message.text))
+        elif isinstance(message, Grab):
+            _grab(peer, session, message, arrival)
         else:
-            _act(peer, session, message, arrival)
+            _act(peer, session, message.client_seq, message.seat, message.action, message.version)
 
 
 def _greet(peer: Peer, session: GameSession, hello: Hello, settings: Settings) -> bool:
@@ -180,27 +188,43 @@ def _greet(peer: Peer, session: GameSession, hello: Hello, settings: Settings) -
     return True
 
 
-def _act(peer: Peer, session: GameSession, message: Action | Grab, arrival: float) -> None:
+def _seated(peer: Peer, seat: int | None, client_seq: int) -> bool:
+    """The connection plays a seat, and the one the message names if it names one."""
     if peer.seat is None:
-        _error(peer, "action/not_seated", "spectators cannot act", message.client_seq)
+        _error(peer, "action/not_seated", "spectators cannot act", client_seq)
+        return False
+    if seat is not None and seat != peer.seat:
+        text = f"this connection plays seat {peer.seat}, not seat {seat}"
+        _error(peer, "action/not_your_seat", text, client_seq)
+        return False
+    return True
+
+
+def _act(
+    peer: Peer,
+    session: GameSession,
+    client_seq: int,
+    seat: int | None,
+    action: dict[str, Any],
+    version: int | None,
+) -> None:
+    if _seated(peer, seat, client_seq):
+        assert peer.seat is not None
+        session.submit(commands.Submit(peer, peer.seat, client_seq, action, version))
+
+
+def _grab(peer: Peer, session: GameSession, message: Grab, arrival: float) -> None:
+    if not _seated(peer, message.seat, message.client_seq):
         return
-    if message.seat is not None and message.seat != peer.seat:
-        text = f"this connection plays seat {peer.seat}, not seat {message.seat}"
-        _error(peer, "action/not_your_seat", text, message.client_seq)
-        return
-    if isinstance(message, Grab):
-        session.submit(
-            commands.Submit(
-                peer,
-                peer.seat,
-                message.client_seq,
-                grab_action(message),
-                grab=True,
-                arbitration=arbitration_record(message, peer.rtt_min_ms),
-                measured=grab_input(message, arrival),
-            )
-        )
-        return
+    assert peer.seat is not None
     session.submit(
-        commands.Submit(peer, peer.seat, message.client_seq, message.action, message.version)
+        commands.Submit(
+            peer,
+            peer.seat,
+            message.client_seq,
+            grab_action(message),
+            grab=True,
+            arbitration=arbitration_record(message, peer.rtt_min_ms),
+            measured=grab_input(message, arrival),
+        )
     )

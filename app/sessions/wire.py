@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-import orjson
+from app.jsonenc import encode_text
 
 
 class Listener(Protocol):
@@ -19,8 +19,9 @@ class Listener(Protocol):
 
 
 def dumps(message: Any) -> str:
-    """Compact JSON; orjson because the server encodes every view for every seat."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    """Compact JSON text (``app.jsonenc``; orjson, because the server encodes every view for
+    every seat)."""
+    return encode_text(message)
 
 
 def error(code: str, message: str, client_seq: int | None = None) -> dict[str, Any]:

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 from pydantic import ValidationError
 
 from app.config import Settings
+from app.db.engine import json_text
 from app.errors import Unauthorized
+from app.jsonenc import encode_text
 from app.lobby.service import run_name_vote
-from app.realtime.messages import Action, Hello, MessageError, parse_client_message, pong_nonce
+from app.realtime.messages import (
+    Action,
+    Hello,
+    MessageError,
+    PlainAction,
+    parse_client_message,
+    plain_action,
+    pong_nonce,
+)
 from app.security import hash_password, issue_token, read_token, verify_password
+from app.sessions import wire
 from app.sessions.clock import MatchClock
 from app.sessions.timecontrol import TimeControl, TurnClocks
 
@@ -121,3 +133,32 @@ def test_pongs_as_clients_write_them_skip_the_parser_and_anything_else_takes_it(
         assert pong_nonce(other) is None, other
     parsed = parse_client_message('{"type": "pong", "nonce": 42}')
     assert parsed.type == "pong"
+
+
+def test_plain_actions_skip_the_model_and_anything_unusual_takes_the_validator() -> None:
+    plain = plain_action('{"type":"action","client_seq":3,"action":{"type":"move"},"version":7}')
+    assert plain == PlainAction(3, {"type": "move"}, None, 7)
+    for text, code in [
+        ('{"type":"action","client_seq":-1,"action":{}}', "message/invalid"),
+        ('{"type":"action","client_seq":true,"action":{}}', "message/invalid"),
+        ('{"type":"action","client_seq":1,"action":[]}', "message/invalid"),
+        ('{"type":"action","client_seq":1,"action":{},"seat":"0"}', "message/invalid"),
+        ('{"type":"action","client_seq":1,"action":{},"extra":1}', "message/invalid"),
+        ('{"type":"action","client_seq":1', "message/bad_json"),
+    ]:
+        assert plain_action(text) is None, text
+        with pytest.raises(MessageError) as refused:
+            parse_client_message(text)
+        assert refused.value.code == code, text
+    assert plain_action('{"type":"grab","client_seq":1,"cell":[0,0]}') is None
+
+
+def test_json_has_one_encoder_and_non_string_keys_become_strings() -> None:
+    assert encode_text({"a": [1, None, True]}) == '{"a":[1,null,true]}'
+    # An int-keyed map costs a second try; its keys are written as json.dumps writes them.
+    assert encode_text({"scores": {0: 5, 1: 3}}) == json.dumps({"scores": {0: 5, 1: 3}}).replace(
+        " ", ""
+    )
+    assert wire.dumps({2: "x"}) == '{"2":"x"}' and json_text({2: "x"}) == '{"2":"x"}'
+    with pytest.raises(TypeError):
+        encode_text({"bad": {1, 2}})

@@ -1,0 +1,170 @@
+"""CPU per move of the server's own path, in one process without sockets: message parse,
+gateway checks, session, engine, group commit to SQLite, per-seat patches.
+
+The peers' benchmark measures the whole server under a Node load generator on the same two
+cores, and its figures drift by 10 % from run to run. This measures the Python part of a move
+alone, steadily enough to see a change of a few microseconds (A/B one change at a time):
+
+    .venv/bin/python -m bench.hot_path [--matches 200] [--rounds 40] [--repeat 5] [--profile]
+
+Each round, every match's seat on turn sends one tally move, as ``{"type":"action",...}``
+text through the gateway's ``_Conversation.handle``; then the loop runs one turn, which
+commits the round's rows together and builds and "sends" (records) the four seats' patches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import pstats
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from app.__main__ import migrate
+from app.config import Settings
+from app.db.action_log import ActionLogWriter
+from app.db.engine import create_engine, create_sessionmaker
+from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
+from app.realtime.gateway import _Conversation
+from app.sessions import commands
+from app.sessions.hub import Hub
+from app.sessions.session import GameSession
+from bench.tally.engine import TallyEngine
+from engines import registry
+
+
+class Seat:
+    """A connection as the gateway and session see it; frames are kept, not written."""
+
+    def __init__(self, seat: int, account_id: int) -> None:
+        self.seat: int | None = seat
+        self.account_id: int | None = account_id
+        self.rtt_min_ms = None
+        self.sent = 0
+        self.last = ""
+        self.closed: int | None = None
+
+    def clock(self) -> float:
+        return time.monotonic() * 1000
+
+    def send_text(self, text: str) -> None:
+        self.sent += 1
+        self.last = text
+
+    def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+    def pong(self, nonce: int | str, at_ms: float | None = None) -> None:
+        return None
+
+
+async def open_matches(hub: Hub, sessionmaker: Any, count: int) -> list[GameSession]:
+    sessions = []
+    async with sessionmaker() as db:
+        players = [await AccountRepository(db).create(f"p{i}", None) for i in range(4)]
+        for _ in range(count):
+            match = await MatchRepository(db).create(
+                game="tally",
+                options={},
+                seed=7,
+                seats=[SeatSpec(p.id, None, p.name) for p in players],
+                rated=False,
+                time_control={},
+                lobby_id=None,
+                started_wall_ms=int(time.time() * 1000),
+            )
+            sessions.append(await hub.get(match.id))
+    return sessions
+
+
+async def measure(args: argparse.Namespace, folder: Path) -> None:
+    url = f"sqlite+aiosqlite:///{folder}/hot.db"
+    await asyncio.to_thread(migrate, url)
+    registry.register(TallyEngine())
+    engine = create_engine(url)
+    sessionmaker = create_sessionmaker(engine)
+    writer = ActionLogWriter(engine)
+    writer.start()
+    settings = Settings(database_url=url)
+    hub = Hub(settings, sessionmaker, writer)
+    sessions = await open_matches(hub, sessionmaker, args.matches)
+    tables = []
+    everyone: list[Seat] = []
+    for session in sessions:
+        seats = [Seat(s, info.account_id or 0) for s, info in enumerate(session.seats)]
+        everyone.extend(seats)
+        talks = []
+        for seat in seats:
+            session.submit(commands.Attach(seat, None))
+            talk = _Conversation(seat, session, settings)  # type: ignore[arg-type]
+            talk.greeted = True
+            talks.append(talk)
+        tables.append((session, talks))
+    await asyncio.sleep(0.2)
+    seq = 0
+
+    async def rounds(count: int) -> None:
+        nonlocal seq
+        for _ in range(count):
+            seq += 1
+            for session, talks in tables:
+                turn = session.state.turn
+                cell = (session.state.n * 7 + turn) % 20
+                text = orjson.dumps(
+                    {"type": "action", "client_seq": seq, "action": {"type": "move", "cell": cell}}
+                ).decode()
+                talks[turn].handle(text, 0.0)
+                if args.per_turn:
+                    await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+
+    await rounds(3)  # warm
+    profile = cProfile.Profile() if args.profile else None
+    best = float("inf")
+    for _ in range(args.repeat):
+        before = sessions[0].version
+        if profile is not None:
+            profile.enable()
+        started = time.process_time()
+        await rounds(args.rounds)
+        spent = time.process_time() - started
+        if profile is not None:
+            profile.disable()
+        moves = (sessions[0].version - before) * len(sessions)
+        best = min(best, spent / moves * 1e6)
+    last_sent = [seat.last for seat in everyone]
+    refused = [text for text in last_sent if '"type":"error"' in text]
+    assert not refused, refused[:1]
+    shape = f"best of {args.repeat}, {args.matches} matches"
+    print(f"hot path: {best:.1f} us of CPU per move ({shape})")
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+    await hub.stop()
+    await writer.stop()
+    await engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--per-turn",
+        action="store_true",
+        help="one move per turn of the loop (one row per commit) instead of a round per turn",
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(measure(args, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()
