@@ -5,7 +5,7 @@ The peers' benchmark measures the whole server under a Node load generator on th
 cores, and its figures drift by 10 % from run to run. This measures the Python part of a move
 alone, steadily enough to see a change of a few microseconds (A/B one change at a time):
 
-    .venv/bin/python -m bench.hot_path [--matches 200] [--rounds 40] [--repeat 5] [--profile]
+    .venv/bin/python bench/hot_path.py [--matches 200] [--rounds 40] [--repeat 5] [--profile]
 
 Each round, every match's seat on turn sends one tally move, as ``{"type":"action",...}``
 text through the gateway's ``_Conversation.handle``; then the loop runs one turn, which
@@ -18,12 +18,15 @@ import argparse
 import asyncio
 import cProfile
 import pstats
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.__main__ import migrate
 from app.config import Settings

@@ -28,7 +28,8 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.load import cpu_seconds, free_port, memory_mb, start_rampart, wait_up
+from bench.loadgen.probes import cpu_seconds, free_port, memory_mb
+from bench.loadgen.servers import start_rampart, wait_up
 
 
 async def idle_socket(url: str, token: str, opened: asyncio.Event, dropped: list[int]) -> Any:

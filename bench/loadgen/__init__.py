@@ -1,0 +1,1 @@
+"""The load generator behind ``bench/load.py``: probes, servers under test, bot clients, workers."""

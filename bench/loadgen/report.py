@@ -1,0 +1,160 @@
+"""The server's side of the measured window, and the merge of worker reports into one result."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from typing import Any
+
+from bench.loadgen.client import sleep_until
+from bench.loadgen.probes import (
+    cpu_seconds,
+    machine_busy,
+    memory_mb,
+    percentile,
+    runqueue_wait_s,
+)
+
+
+async def sample_server(pid: int, window_start: float, seconds: float) -> dict[str, Any]:
+    """The server's CPU, RSS (sampled every second) and run-queue wait, and the machine's busy
+    share, over the window the load generators measure."""
+    await sleep_until(window_start)
+    cpu0, busy0, t0 = cpu_seconds(pid), machine_busy(), time.monotonic()
+    rss_max = memory_mb(pid)
+    waited0 = runqueue_wait_s(pid)
+    end = window_start + seconds
+    while (now := time.monotonic()) < end:
+        await asyncio.sleep(min(1.0, end - now))
+        rss_max = max(rss_max, memory_mb(pid))
+    window = time.monotonic() - t0
+    cpu1, busy1 = cpu_seconds(pid), machine_busy()
+    return {
+        "window_s": window,
+        "cpu_s": cpu1 - cpu0,
+        "rss_mb_end": memory_mb(pid),
+        "rss_mb_max_window": rss_max,
+        "waited_s": runqueue_wait_s(pid) - waited0,
+        "machine_busy": (busy1[0] - busy0[0], busy1[1] - busy0[1]),
+    }
+
+
+def merge(
+    reports: list[dict[str, Any]],
+    server: dict[str, Any],
+    *,
+    game: str,
+    echo: bool,
+    matches: int,
+    think_ms: int,
+    warmup_s: float,
+) -> dict[str, Any]:
+    """One result from the workers' reports (``Run.play``) and the server's window
+    (``sample_server`` plus ``rss_mb_peak``): latency percentiles over every sample, counts
+    summed, load-generator CPU summed over the workers, loop lag the worst worker's. Rates
+    are per second of the server's window."""
+    window = server["window_s"]
+    lat = sorted(v for r in reports for v in r["latencies"])
+    moves = sum(r["acked"] for r in reports)
+    errors: dict[str, int] = {}
+    refusals: dict[str, int] = {}
+    for report in reports:
+        for key, count in report["errors"].items():
+            errors[key] = errors.get(key, 0) + count
+        for key, count in report["refusals"].items():
+            refusals[key] = refusals.get(key, 0) + count
+    ok_matches = sum(r["matches_active"] for r in reports)
+    workers = [
+        {
+            "cpu_pct": round(100 * r["cpu_s"] / r["window_s"], 1) if r["window_s"] else 0.0,
+            "rss_mb": r["rss_mb"],
+            "loop_lag_p99_ms": r["loop_lag_p99_ms"],
+        }
+        for r in sorted(reports, key=lambda r: int(r["worker"]))
+    ]
+    busy, total = server["machine_busy"]
+    server_cpu = server["cpu_s"]
+    bots = game != "tally"
+    decisions = sum(r["race_decisions"] for r in reports)
+    return {
+        "peer": "rampart-echo" if echo else "rampart",
+        "peer_version": "bare websocket relay (uvicorn + starlette)"
+        if echo
+        else f"rampart 0.1.0, game {game}, engine + SQL write per action",
+        "transport": "websocket (JSON)",
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "matches": matches,
+        "matches_active": ok_matches,
+        "clients": sum(r["clients"] for r in reports),
+        "think_ms": think_ms,
+        "warmup_s": warmup_s,
+        "duration_s": round(window, 2),
+        # Workers open their shares at once: the slowest one is the setup time.
+        "setup_s": round(max((r["setup_s"] for r in reports), default=0.0), 2),
+        "load_procs": len(reports),
+        "moves_sent": sum(r["sent"] for r in reports),
+        "moves_per_s": round(moves / window, 1),
+        "state_msgs_per_s": round(4 * moves / window, 1),
+        "latency_ms": {
+            "p50": percentile(lat, 50),
+            "p95": percentile(lat, 95),
+            "p99": percentile(lat, 99),
+            "max": round(lat[-1], 2) if lat else 0.0,
+            "mean": round(sum(lat) / len(lat), 2) if lat else 0.0,
+        },
+        "server": {
+            "cpu_pct": round(100 * server_cpu / window, 1),
+            "cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
+            "rss_mb_end": round(server["rss_mb_end"], 1),
+            "rss_mb_max_window": round(server["rss_mb_max_window"], 1),
+            "rss_mb_peak": round(server["rss_mb_peak"], 1),
+            # Time runnable but not running: on a shared machine, latency that is not ours.
+            "runqueue_wait_pct": round(100 * server["waited_s"] / window, 1),
+        },
+        "loadgen": {
+            "cpu_pct": round(sum(w["cpu_pct"] for w in workers), 1),
+            "rss_mb": round(sum(w["rss_mb"] for w in workers), 1),
+            "loop_lag_p99_ms": max((w["loop_lag_p99_ms"] for w in workers), default=0.0),
+            "workers": workers,
+        },
+        "machine_cpu_busy_pct": round(100 * busy / max(1, total), 1),
+        "errors": errors,
+        **(
+            {
+                "workload": game,
+                "race_decisions_per_s": round(decisions / window, 1),
+                "race_wins_per_s": round(sum(r["race_wins"] for r in reports) / window, 1),
+                "refusals": refusals,
+                "matches_finished": sum(r["finished"] for r in reports),
+            }
+            if bots
+            else {}
+        ),
+        "ok": ok_matches == matches
+        and moves > 0
+        and not errors.get("disconnect")
+        and not errors.get("unacked_at_end"),
+    }
+
+
+def summary(result: dict[str, Any]) -> str:
+    """The one-line human summary printed to stderr."""
+    lat, server = result["latency_ms"], result["server"]
+    races = ""
+    if "race_decisions_per_s" in result:
+        races = f"race decisions {result['race_decisions_per_s']}/s, "
+    procs = result.get("load_procs", 1)
+    return (
+        f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: {races}"
+        f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
+        f"server CPU {server['cpu_pct']}% ({server['cpu_us_per_move']} us/action), "
+        f"RSS {server['rss_mb_end']} MB, waiting for a CPU {server['runqueue_wait_pct']}%, "
+        f"loadgen CPU {result['loadgen']['cpu_pct']}%"
+        f"{f' over {procs} procs' if procs > 1 else ''}, "
+        f"machine {result['machine_cpu_busy_pct']}%, "
+        f"errors {sum(result['errors'].values())}, ok={result['ok']}"
+    )

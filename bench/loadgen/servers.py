@@ -1,0 +1,133 @@
+"""The servers under test: a real ``python -m app`` on a fresh database, or the bare echo relay."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+LOAD_SCRIPT = ROOT / "bench" / "load.py"
+
+
+def start_rampart(port: int, database_url: str | None) -> tuple[subprocess.Popen[bytes], Path]:
+    """Start the server on 127.0.0.1:``port`` (default: SQLite in a fresh temporary folder,
+    which also holds ``server.log``); returns the process and that folder."""
+    workdir = Path(tempfile.mkdtemp(prefix="rampart-load-"))
+    env = {
+        **os.environ,
+        "RAMPART_BENCH_GAMES": "1",
+        "DATABASE_URL": database_url or f"sqlite+aiosqlite:///{workdir}/rampart.db",
+        # Bench clients never answer slowly enough to be cut off; floods are the point.
+        "RAMPART_RATE_PER_S": "1000",
+        "RAMPART_RATE_BURST": "1000",
+    }
+    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - lives as long as the server
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    return process, workdir
+
+
+def start_echo(port: int) -> subprocess.Popen[bytes]:
+    """Start the echo relay (``bench/load.py --serve-echo``) on 127.0.0.1:``port``."""
+    return subprocess.Popen(
+        [sys.executable, str(LOAD_SCRIPT), "--serve-echo", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def serve_echo(port: int) -> None:
+    """The ceiling: a websocket relay on the same stack, keeping only ``n`` and ``turn``."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    rooms: dict[str, dict[str, Any]] = {}
+
+    async def relay(ws: WebSocket) -> None:
+        await ws.accept()
+        room = rooms.setdefault(ws.path_params["room"], {"n": 0, "turn": 0, "sockets": []})
+        seat = len(room["sockets"])
+        room["sockets"].append(ws)
+        await ws.send_text(
+            json.dumps(
+                {
+                    "type": "welcome",
+                    "seat": seat,
+                    "version": 0,
+                    "view": {"n": 0, "turn": 0},
+                    "legal": [],
+                }
+            )
+        )
+        try:
+            while True:
+                message = json.loads(await ws.receive_text())
+                if message.get("type") != "action":
+                    continue
+                room["n"] += 1
+                room["turn"] = (room["turn"] + 1) % 4
+                await ws.send_text(
+                    json.dumps(
+                        {"type": "ack", "client_seq": message["client_seq"], "version": room["n"]}
+                    )
+                )
+                patch = json.dumps(
+                    {
+                        "type": "patch",
+                        "version": room["n"],
+                        "events": [],
+                        "view": {"n": room["n"], "turn": room["turn"]},
+                    }
+                )
+                for other in room["sockets"]:
+                    await other.send_text(patch)
+        except WebSocketDisconnect:
+            pass
+
+    async def ok(_request: Any) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    app = Starlette(routes=[Route("/api/health", ok), WebSocketRoute("/echo/{room}", relay)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)
+
+
+async def wait_up(base: str, process: subprocess.Popen[bytes]) -> None:
+    """Poll ``/api/health`` for up to 30 s; SystemExit if the process exits or never answers."""
+    async with httpx.AsyncClient(base_url=base, timeout=1) as http:
+        for _ in range(300):
+            if process.poll() is not None:
+                raise SystemExit(f"server exited with {process.returncode}")
+            try:
+                if (await http.get("/api/health")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise SystemExit("server did not come up")
