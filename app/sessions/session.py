@@ -410,10 +410,11 @@ class GameSession:
         now = self.clock.now()
         to_act = self.engine.to_act(self.state)
         for seat, bot in self.bots.items():
-            bot.observe(events_for(events, seat), self.engine.view(self.state, seat))
+            view = self.engine.view(self.state, seat)
+            bot.observe(events_for(events, seat), view)
             bot.retry_at = None
             legal = self.engine.legal_actions(self.state, seat) if seat in to_act else []
-            bot.replan(self.engine.view(self.state, seat), legal, now)
+            bot.replan(view, legal, now)
         self._refresh_clocks(acted)
 
     def _refresh_clocks(self, acted: int | None) -> None:
