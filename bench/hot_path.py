@@ -28,7 +28,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.__main__ import migrate
+from app.__main__ import migrate, tune_gc
 from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
@@ -109,6 +109,7 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
             talks.append(talk)
         tables.append((session, talks))
     await asyncio.sleep(0.2)
+    tune_gc()  # the server's collector settings (``python -m app``)
     seq = 0
 
     async def rounds(count: int) -> None:
