@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import resource
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -93,9 +94,10 @@ async def settle_rss(pid: int, seconds: float) -> float:
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
-    process, _workdir = start_rampart(port, args.database_url)
+    process, workdir = start_rampart(port, args.database_url)
     base = f"http://127.0.0.1:{port}"
     dropped = [0]
+    finished = False
     try:
         await wait_up(base, process)
         pid = process.pid
@@ -141,10 +143,13 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             "ping_note": "tally: a keep-alive every 30 s, uvicorn pings every 20 s",
         }
         await asyncio.gather(*(ws.close() for ws in first_wave + rest), return_exceptions=True)
+        finished = True
         return result
     finally:
         process.terminate()
         process.wait(10)
+        if finished:  # kept, with its server.log, after a failure
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import time
 from typing import Any
@@ -22,10 +23,11 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
     """Start the server (Rampart or the echo relay), drive it with ``args.procs`` load
     processes, and return the merged result."""
     port = free_port()
+    workdir = None
     if echo:
         process = start_echo(port)
     else:
-        process, _ = start_rampart(port, args.database_url)
+        process, workdir = start_rampart(port, args.database_url)
     base = f"http://127.0.0.1:{port}"
     plan = Plan(
         base=base,
@@ -45,7 +47,7 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         else:
             reports, server = await with_workers(plan, process.pid)
         server["rss_mb_peak"] = memory_mb(process.pid, "VmHWM")
-        return merge(
+        result = merge(
             reports,
             server,
             game=args.game,
@@ -54,9 +56,17 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
             think_ms=args.think,
             warmup_s=args.warmup,
         )
+    except BaseException:
+        if workdir is not None:  # its server.log says what went wrong
+            print(f"server log kept in {workdir / 'server.log'}", file=sys.stderr)
+            workdir = None
+        raise
     finally:
         process.terminate()
         process.wait(10)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return result
 
 
 async def in_process(plan: Plan, server_pid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
