@@ -5,7 +5,6 @@ Bots read only their view and the legal actions; each keeps its own ``Rng(seed)`
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from engines.base import Decision, Rng
@@ -89,25 +88,82 @@ class HeuristicBot(_Timed):
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if view["phase"] == "response":
             return self._respond({c["id"]: c for c in view["in_play"]}, legal)
-        scorer = _Scorer(view, view["side"], self._hand_kinds(view["hand"]))
-        raters = RATERS
+        side = view["side"]
+        scorer = _Scorer(view, side, self._hand_kinds(view["hand"]))
+        act, play = _Scorer.act, _Scorer.play
         rng = self.rng
+        # Moves, most of a listing, are scored here without a call each: a card's moves come
+        # together, so its own facts are looked up once (``mover``) and each destination costs
+        # a few comparisons. ``_Scorer.move`` is the same rule, spelled out (test_bots.py compares).
+        by_id, mine_by_zone, foes_by_zone = scorer.board, scorer.mine_by_zone, scorer.foes_by_zone
+        soldiers, threat = scorer.soldiers, scorer.threat
+        home, middle, hand_sizes = scorer.home, scorer.middle, view["hand_sizes"]
+        mover, rule, start, strength, zone, is_archer = -1, NO_GAIN, 0, 0, 0, False
         # The best so far scores ``best_score`` plus a tie-break noise in [0, 0.01) drawn when it
         # became the best. The Rng is counter-based, so the draw only advances the position
         # here and its value is computed when a later score comes close enough for it to
         # matter (rarely: scores step by 0.1 or more); the choices and draws are unchanged.
         best, best_score, noise_at = legal[0], 0.0, -1
         for action in legal:
-            rate = raters.get(action["type"])  # end_turn and resign score 0: never the best
-            if rate is not None:
-                score = rate(scorer, action)
-                if score > best_score:
-                    if noise_at >= 0 and score < best_score + 0.02:
-                        noisy = best_score + Rng(rng.seed, noise_at).random() * 0.01
-                        if not score > noisy:
-                            continue
-                    best, best_score, noise_at = action, score, rng.position
-                    rng.position += 1  # the noise draw, its value computed only if needed
+            kind = action["type"]
+            if kind == "move":
+                card_id = action["card"]
+                if card_id != mover:
+                    mover = card_id
+                    card = by_id[card_id]
+                    zone = card["zone"]
+                    start = zone if side == 0 else 5 - zone
+                    rule = RULE_OF_KIND.get(card["kind"]) or move_rule(card)
+                    is_archer = card["kind"] == "archer"
+                    strength = mine_by_zone[zone]
+                if rule == NO_GAIN:
+                    continue
+                to: int = action["to"]
+                to_depth = to if side == 0 else 5 - to
+                gain = to_depth - start
+                if rule == SOLDIER:
+                    foes_there = foes_by_zone[to]
+                    if threat and gain < 0 and to_depth >= 1:
+                        score = 6.0  # fall back to defend the Castle
+                    elif (
+                        gain > 0
+                        and not (is_archer and to_depth > 3)
+                        and (soldiers >= 4 or foes_there or to_depth <= 2)
+                    ):
+                        score = 2.0 + gain + (2 if foes_there else 0) + 0.1 * strength
+                    else:
+                        continue
+                elif rule == CIVILIAN:
+                    if zone != home or to != middle:
+                        continue
+                    score = 1.0
+                elif gain <= 0:
+                    continue  # the Spy, the Assassin and Buildings score advances only
+                elif rule == BUILDING:
+                    if to_depth > 3:
+                        continue
+                    score = 3.0
+                elif rule == SPY:
+                    if not hand_sizes:
+                        continue
+                    score = 2.0 + gain
+                else:  # the Assassin
+                    if to_depth > 5 or soldiers < 2:
+                        continue
+                    score = 1.0 + gain
+            elif kind == "act":
+                score = act(scorer, action)
+            elif kind == "play":
+                score = play(scorer, action)
+            else:
+                continue  # end_turn and resign score 0: never the best
+            if score > best_score:
+                if noise_at >= 0 and score < best_score + 0.02:
+                    noisy = best_score + Rng(rng.seed, noise_at).random() * 0.01
+                    if not score > noisy:
+                        continue
+                best, best_score, noise_at = action, score, rng.position
+                rng.position += 1  # the noise draw, its value computed only if needed
         return best
 
     def _hand_kinds(self, hand: list[dict[str, Any]]) -> dict[int, str]:
@@ -127,6 +183,23 @@ class HeuristicBot(_Timed):
         return max(scored, key=lambda pair: pair[0])[1] if scored else legal[0]
 
 
+# How a card's move is scored: by kind for the Spy, Assassin, General and Wizard, else by type
+# (any other card by the Soldiers' rule). Nonzero: ``choose`` reads the memo with ``or``.
+NO_GAIN, SOLDIER, SPY, ASSASSIN, CIVILIAN, BUILDING = range(1, 7)
+KIND_MOVE_RULES = {"spy": SPY, "assassin": ASSASSIN, "general": NO_GAIN, "wizard": NO_GAIN}
+TYPE_MOVE_RULES = {"civilian": CIVILIAN, "building": BUILDING}
+RULE_OF_KIND: dict[str, int] = {}  # a kind's rule, filled as kinds are met (a kind has one type)
+
+
+def move_rule(card: dict[str, Any]) -> int:
+    """The rule that scores moves of ``card`` (kept in RULE_OF_KIND)."""
+    rule = KIND_MOVE_RULES.get(card["kind"])
+    if rule is None:
+        rule = TYPE_MOVE_RULES.get(card["type"], SOLDIER)
+    RULE_OF_KIND[card["kind"]] = rule
+    return rule
+
+
 class _Scorer:
     """Reads one view once so each legal action costs a few dictionary lookups to score."""
 
@@ -134,12 +207,12 @@ class _Scorer:
         self.view = view
         self.side = side
         self.hand = hand
-        self.fwd = 1 if side == 0 else -1
         self.home = 0 if side == 0 else 5
-        self.middle = self.home + self.fwd
-        self.enemy_middle = 5 - self.middle
+        self.middle = 1 if side == 0 else 4
         # One pass over the board for every count the scores read (locals: this runs before
-        # every decision).
+        # every decision). Counting only the entries changed since the last decision is no
+        # cheaper: finding them costs a pass too, and a third of the decisions follow a card
+        # entering or leaving play.
         foes_by_zone = [0] * 6  # units per zone 0..5 (cards in play always have a zone)
         mine_by_zone = [0] * 6
         soldiers = enemy_soldiers = threat = ready_shooters = 0
@@ -170,15 +243,21 @@ class _Scorer:
         self.enemy_soldiers = enemy_soldiers
         self.threat = threat
         self.ready_shooters = ready_shooters
+        self._burnable: list[list[dict[str, Any]]] | None = None  # by zone, for Incendiarism
 
     def depth(self, zone: int) -> int:
         return zone if self.side == 0 else 5 - zone
 
     def score(self, action: Action) -> float:
-        rate = RATERS.get(action["type"])
-        return 0.0 if rate is None else rate(self, action)
+        """Any action's score; ``choose`` scores moves inline by the same rule (``move``)."""
+        kind = action["type"]
+        if kind == "move":
+            return self.move(action)
+        if kind == "act":
+            return self.act(action)
+        return self.play(action) if kind == "play" else 0.0  # end_turn, resign: 0
 
-    def _act(self, action: Action) -> float:
+    def act(self, action: Action) -> float:
         actor = self.board[action["card"]]
         if "build" in action:
             return BUILD_VALUE.get(self.hand.get(action["build"], ""), 1) + 1
@@ -195,37 +274,39 @@ class _Scorer:
         kill = target["hp"] <= 3 and target["kind"] != "castle"
         return 10.0 + value + (6 if kill else 0)
 
-    def _move(self, action: Action) -> float:
+    def move(self, action: Action) -> float:
         card = self.board[action["card"]]
         to: int = action["to"]
-        to_depth = to if self.side == 0 else 5 - to  # self.depth, inlined: this runs most
+        to_depth = self.depth(to)
         zone: int = card["zone"]
-        gain = to_depth - (zone if self.side == 0 else 5 - zone)
-        kind = card["kind"]
-        if kind in ("spy", "assassin"):
-            if kind == "spy" and self.view["hand_sizes"] and gain > 0:
-                return 2.0 + gain
-            if kind == "assassin" and gain > 0 and to_depth <= 5 and self.soldiers >= 2:
-                return 1.0 + gain
+        gain = to_depth - self.depth(zone)
+        rule = move_rule(card)
+        if rule == NO_GAIN:
             return 0.0
-        if kind in ("general", "wizard"):
-            return 0.0
-        if card["type"] == "civilian":
-            return 1.0 if card["zone"] == self.home and to == self.middle else 0.0
-        if card["type"] == "building":
-            return 3.0 if gain > 0 and to_depth <= 3 else 0.0
-        foes_there: int = self.foes_by_zone[to]
+        if rule != SOLDIER:
+            return self.other_move(rule, zone, to, gain, to_depth)
+        foes_there = self.foes_by_zone[to]
         if self.threat and gain < 0 and to_depth >= 1:
             return 6.0  # fall back to defend the Castle
         if gain > 0:
-            if kind == "archer" and to_depth > 3:
+            if card["kind"] == "archer" and to_depth > 3:
                 return 0.0
-            strength: int = self.mine_by_zone[zone]
+            strength = self.mine_by_zone[zone]
             if self.soldiers >= 4 or foes_there or to_depth <= 2:
                 return 2.0 + gain + (2 if foes_there else 0) + 0.1 * strength
         return 0.0
 
-    def _play(self, action: Action) -> float:
+    def other_move(self, rule: int, zone: int, to: int, gain: int, to_depth: int) -> float:
+        """A move of the Spy, the Assassin, a Civilian or a Building (``rule``)."""
+        if rule == SPY:
+            return 2.0 + gain if self.view["hand_sizes"] and gain > 0 else 0.0
+        if rule == ASSASSIN:
+            return 1.0 + gain if gain > 0 and to_depth <= 5 and self.soldiers >= 2 else 0.0
+        if rule == CIVILIAN:
+            return 1.0 if zone == self.home and to == self.middle else 0.0
+        return 3.0 if gain > 0 and to_depth <= 3 else 0.0  # a Building
+
+    def play(self, action: Action) -> float:
         kind = self.hand.get(action["card"], "")
         zone = action.get("zone")
         if kind in ("spearman", "archer"):
@@ -239,22 +320,22 @@ class _Scorer:
 
     def _card_effect(self, kind: str, action: Action) -> float:
         target = self.board.get(action.get("target", -1))
+        in_play = self.view["in_play"]  # the board in id order: area sums add up in that order
         if kind == "lightning_storm":
-            return self._area([c for c in self.board.values() if self.depth(c["zone"]) >= 3])
+            return self._area([c for c in in_play if self.depth(c["zone"]) >= 3])
         if kind == "plague":
             zone = 5 - self.home
             return self._area(
-                [
-                    c
-                    for c in self.board.values()
-                    if c["zone"] == zone and c["type"] in ("soldier", "civilian")
-                ]
+                [c for c in in_play if c["zone"] == zone and c["type"] in ("soldier", "civilian")]
             )
-        if kind == "incendiarism":
-            zone = action["zone"]
-            return self._area(
-                [c for c in self.board.values() if c["zone"] == zone and c["type"] != "building"]
-            )
+        if kind == "incendiarism":  # listed for each of the six zones: the board sorted once
+            burnable = self._burnable
+            if burnable is None:
+                burnable = self._burnable = [[] for _ in range(6)]
+                for card in in_play:
+                    if card["type"] != "building":
+                        burnable[card["zone"]].append(card)
+            return self._area(burnable[action["zone"]])
         if kind == "repair" and target is not None and target["side"] == self.side:
             return 6.0 if target["max_hp"] - target["hp"] >= 5 else 0.0
         if kind == "medicine" and target is not None and target["side"] == self.side:
@@ -279,11 +360,3 @@ class _Scorer:
             sign = 1 if card["side"] != self.side else -1.2
             worth += sign * VALUE.get(card["kind"], 2)
         return worth - 4
-
-
-# The rater of each action type, unbound (one table, not three bound methods per decision).
-RATERS: dict[str, Callable[[_Scorer, Action], float]] = {
-    "act": _Scorer._act,
-    "move": _Scorer._move,
-    "play": _Scorer._play,
-}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.base import Event, make_event
+from engines.base import ALL, Event
 from engines.castles.board import (
     depth,
     enemy,
@@ -16,7 +16,7 @@ from engines.castles.board import (
     spec,
     terrain,
 )
-from engines.castles.state import DISCARD, Card, GameState, board_changed, edited
+from engines.castles.state import DISCARD, Card, GameState, board_changed, edited, hurt
 
 SHOOTERS = frozenset({"spearman", "archer", "wizard", "catapult", "cannon"})
 
@@ -108,19 +108,38 @@ def damage(state: GameState, target: Card, amount: int, source: str, events: lis
     if amount <= 0 or target.place != "play":
         return
     target.hp = max(0, target.hp - amount)
-    edited(state, target)
-    events.append(make_event("damaged", card=target.id, amount=amount, hp=target.hp, by=source))
+    hurt(state, target)
+    # Literal events (as ``make_event`` builds them, "visible_to" last): the hottest ones skip
+    # its keyword packing.
+    events.append(
+        {
+            "type": "damaged",
+            "card": target.id,
+            "amount": amount,
+            "hp": target.hp,
+            "by": source,
+            "visible_to": ALL,
+        }
+    )
     if target.hp == 0:
         destroy(state, target, events)
 
 
 def destroy(state: GameState, card: Card, events: list[Event]) -> None:
     """Discard a card in play. Colour cards never come back: Resurrection takes only Soldiers."""
-    events.append(make_event("destroyed", card=card.id, card_kind=card.kind, side=card.side))
+    events.append(
+        {
+            "type": "destroyed",
+            "card": card.id,
+            "card_kind": card.kind,
+            "side": card.side,
+            "visible_to": ALL,
+        }
+    )
     was_side = card.side
-    board_changed(state)
     edited(state, card)
     card.place, card.zone, card.hp = DISCARD, -1, 0
+    board_changed(state, card)
     card.moves = card.acts = 0
     card.charged = False
     if spec(card).count:
@@ -140,8 +159,17 @@ def heal(state: GameState, target: Card, amount: int, source: str, events: list[
     gained = min(amount, spec(target).hp - target.hp)
     if gained > 0:
         target.hp += gained
-        edited(state, target)
-        events.append(make_event("healed", card=target.id, amount=gained, hp=target.hp, by=source))
+        hurt(state, target)
+        events.append(
+            {
+                "type": "healed",
+                "card": target.id,
+                "amount": gained,
+                "hp": target.hp,
+                "by": source,
+                "visible_to": ALL,
+            }
+        )
 
 
 def hit_all(state: GameState, cards: list[Card], amount: int, source: str) -> list[Event]:

@@ -81,7 +81,9 @@ class CastlesEngine:
             if state.phase != "turn" or seat != state.active:
                 raise IllegalAction(CODE + "not_your_turn", "wait for your turn")
             events = self._turn_action(state, seat, action, at_ms)
-        return events + turns.settle(state)
+        if state.end_reason == "castle_destroyed":  # settled here, not by a call every action
+            events += turns.settle(state)
+        return events
 
     def _turn_action(
         self, state: GameState, seat: int, action: dict[str, Any], at_ms: int

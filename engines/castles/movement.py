@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.base import Event, IllegalAction, make_event
+from engines.base import ALL, Event, IllegalAction
 from engines.castles.board import (
     KIND_TYPE,
     castle_zone,
@@ -177,7 +177,10 @@ def execute_move(state: GameState, plan: MovePlan) -> tuple[list[Event], list[in
         card.zone = here
         card.moves -= 1
         edited(state, card)
-        events.append(make_event("moved", card=card.id, start=start, to=here))
+        # A literal event, as ``make_event`` builds it: moves are frequent.
+        events.append(
+            {"type": "moved", "card": card.id, "start": start, "to": here, "visible_to": ALL}
+        )
         if foot and entered_middle:
             trap_targets.append(card.id)
         if foot and crossed:

@@ -26,7 +26,16 @@ from engines.castles.board import (
 )
 from engines.castles.cards import CARDS
 from engines.castles.combat import heal, hit_all
-from engines.castles.state import DISCARD, HAND, PLAY, Card, GameState, board_changed, edited
+from engines.castles.state import (
+    DISCARD,
+    HAND,
+    PLAY,
+    Card,
+    GameState,
+    board_changed,
+    edited,
+    readied,
+)
 
 CODE = "castles/"
 BURN = CARDS["incendiarism"].damage
@@ -59,13 +68,13 @@ def in_play_target(state: GameState, action: dict[str, Any]) -> Card:
 
 def enter_play(state: GameState, card: Card, side: int, zone: int) -> None:
     """A card comes into play: full HP, and no move or Action until its side's next turn."""
-    board_changed(state)
-    edited(state, card)
     card.place, card.holder, card.side, card.zone = PLAY, -1, side, zone
+    board_changed(state, card)
     card.hp = spec(card).hp
     card.moves = card.acts = 0
     card.charged = False
     card.seen_by = []
+    edited(state, card)  # once its side is set: that side's count changes
 
 
 REQUIREMENT_TEXT = {
@@ -114,9 +123,13 @@ def effect_target_refusal(state: GameState, side: int, kind: str, target: Card) 
     foe = enemy(side)  # Rout
     if target.side != foe or target_type != "soldier" or depth(side, target.zone) > 2:
         return "bad_target"
-    if has_in_play(state, foe, "general") or has_in_play(state, foe, "watchtower"):
-        return "rout_forbidden"  # the enemy General or Watchtower forbids Rout
-    return None
+    return "rout_forbidden" if rout_forbidden(state, side) else None
+
+
+def rout_forbidden(state: GameState, side: int) -> bool:
+    """The enemy General or Watchtower in play forbids ``side`` to play Rout."""
+    foe = enemy(side)
+    return has_in_play(state, foe, "general") or has_in_play(state, foe, "watchtower")
 
 
 TARGET_TEXT = {
@@ -161,7 +174,7 @@ def _charge(state: GameState, side: int, action: dict[str, Any]) -> Callable[[],
 
     def run() -> list[Event]:
         target.charged = True
-        edited(state, target)
+        readied(state, target)
         return []
 
     return run
@@ -184,7 +197,7 @@ def _arrow_rain(state: GameState, side: int, action: dict[str, Any]) -> Callable
     def run() -> list[Event]:
         for archer in archers:
             archer.acts += 1  # one more 2-damage shot this turn, even if it just arrived
-            edited(state, archer)
+            readied(state, archer)
         return [make_event("volley", archers=[a.id for a in archers])]
 
     return run

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from engines.base import Rng
@@ -75,20 +77,39 @@ class GameState:
     version: int = field(default=0, init=False, compare=False, repr=False)
     memo: dict[str, Any] = field(init=False, compare=False, repr=False)
     memo_version: int = field(default=-1, init=False, compare=False, repr=False)
-    # Per card id: its public view entry (view.py), dropped by ``edited`` when the rules change
-    # one of its fields.
+    # Per card id: its public view entry (view.py), dropped by ``edited`` (``hurt``,
+    # ``readied``) when the rules change one of its fields.
     public: list[dict[str, Any] | None] = field(init=False, compare=False, repr=False)
     # Other parts of the views (zones, discard, each hand) with the state lists they were built
     # from: reused while those compare equal (view.py).
     parts: dict[Any, tuple[Any, ...]] = field(init=False, compare=False, repr=False)
     # The cards in play (``board``), kept across changes: only ``enter_play`` and ``destroy``
-    # move a card into or out of play, and they drop it (``board_changed``), as ``touch`` does.
+    # move a card into or out of play, and they replace it (``board_changed``); ``touch`` drops
+    # it.
     in_play: list[Card] | None = field(default=None, init=False, compare=False, repr=False)
-    # Per card id: its last listed moves and Actions with the destinations or targets they were
-    # listed from (legal.py); an action dict is data, never changed once listed.
+    # Per card id: its last listed moves and Actions with the facts they were listed from
+    # (legal.py; a Catapult's or Cannon's carried moves too); an action dict is data, never
+    # changed once listed.
     listed: tuple[list[Any], list[Any]] = field(init=False, compare=False, repr=False)
+    # Per card id: ``{"id", "kind"}``, as views list hands, the discard and known cards (one
+    # dict per card, shared by every view: never changed once built).
+    named: list[dict[str, Any]] = field(init=False, compare=False, repr=False)
+    # Per side: the board (``in_play``) and that side's cards in it, in id order (legal.py).
+    mine: list[tuple[list[Card], list[Card]] | None] = field(
+        default_factory=lambda: [None, None], init=False, compare=False, repr=False
+    )
+    # Per side: bumped whenever a card of that side enters or leaves play or changes zone or
+    # side (``edited``; not for HP, ``hurt``, nor moves, Actions and Charge, ``readied``).
+    # ``wounds``: bumped by every change of HP (``hurt``). The targets of Actions depend on
+    # nothing else of the board.
+    placed: list[int] = field(default_factory=lambda: [0, 0], init=False, compare=False, repr=False)
+    wounds: int = field(default=0, init=False, compare=False, repr=False)
+    # Per side, by actor kind and zone: the targets last listed, with the ``placed`` counts
+    # they were worked out at (legal.py); and the requirement refusals and choices of Action
+    # cards (legal_plays.py).
+    targets: tuple[dict[Any, Any], dict[Any, Any]] = field(init=False, compare=False, repr=False)
     # Bumped by every Spy reveal (and ``touch``): the known cards of a view are worked out again
-    # only when it or the hands changed (view.py).
+    # only when it or an enemy hand changed, and never while it is 0 (view.py).
     reveals: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -100,19 +121,27 @@ class GameState:
         self.public = [None] * len(self.cards)
         self.parts = {}
         self.listed = ([None] * len(self.cards), [None] * len(self.cards))
+        self.targets = ({}, {})
+        self.named = [{"id": card.id, "kind": card.kind} for card in self.cards]
+        # A state read from JSON may hold revealed cards already: the views look for them.
+        self.reveals = int(any(card.seen_by for card in self.cards))
 
     @property
     def teams(self) -> bool:
         return self.seats > 2
 
 
+CARD_ID = attrgetter("id")  # bisect key: the board is in id order
+
+
 def touch(state: GameState) -> None:
     """Mark a state edited by hand (tests): every fact derived from it before is stale, even
     those the rules keep up to date themselves (the cards in play, each card's view entry,
-    the Spy reveal count). The engine's own changes call ``changed`` instead."""
+    the listed targets, the Spy reveal count). The engine's own changes call ``changed``."""
     changed(state)
     state.in_play = None
     state.public = [None] * len(state.cards)
+    state.targets = ({}, {})  # the terrain may have been edited too
     state.reveals += 1
 
 
@@ -124,13 +153,38 @@ def changed(state: GameState) -> None:
 
 def edited(state: GameState, card: Card) -> None:
     """The rules changed a public field of ``card`` (side, zone, hp, moves, acts, charged):
-    its view entry is built afresh (view.py); every such change calls this."""
+    its view entry is built afresh (view.py); every such change calls this (or ``readied``),
+    with ``card.side`` the side it is in play for. The targets listed for its side's enemies
+    (and for its own Wizard, Mason and Medic) are worked out again."""
+    state.public[card.id] = None
+    state.placed[card.side] += 1
+
+
+def hurt(state: GameState, card: Card) -> None:
+    """``edited`` for a change of ``card``'s HP only (damage, healing): only the targets of the
+    Mason and Medic depend on it."""
+    state.public[card.id] = None
+    state.wounds += 1
+
+
+def readied(state: GameState, card: Card) -> None:
+    """``edited`` for a change of ``card``'s moves, Actions or Charge only: no target of any
+    Action depends on them, so the listed targets stand."""
     state.public[card.id] = None
 
 
-def board_changed(state: GameState) -> None:
-    """A card entered or left play (``enter_play``, ``destroy``): ``board`` is rebuilt."""
-    state.in_play = None
+def board_changed(state: GameState, card: Card) -> None:
+    """``card`` entered or left play (``enter_play``, ``destroy``; its ``place`` is set): the
+    board becomes a new list with it put in (in id order) or taken out. A new list, not the
+    kept one changed: views and listings handed out share it."""
+    kept = state.in_play
+    if kept is None:
+        return  # ``board`` reads all the cards when next asked
+    if card.place == PLAY:
+        at = bisect(kept, card.id, key=CARD_ID)
+        state.in_play = [*kept[:at], card, *kept[at:]]
+    else:
+        state.in_play = [other for other in kept if other is not card]
 
 
 def memo(state: GameState) -> dict[str, Any]:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Event, IllegalAction, InvalidAction, Outcome, Rng, SeatResult, make_event
+from engines.base import (
+    ALL,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    Outcome,
+    Rng,
+    SeatResult,
+    make_event,
+)
 from engines.castles.board import (
     TERRAINS,
     castle_zone,
@@ -18,7 +27,7 @@ from engines.castles.board import (
     side_of,
 )
 from engines.castles.cards import CARDS, CASTLE_HP, COLOUR_SET, SHARED_KINDS, shared_deck
-from engines.castles.state import HAND, PILE, PLAY, Card, GameState, Window, edited
+from engines.castles.state import HAND, PILE, PLAY, Card, GameState, Window, readied
 
 CODE = "castles/"
 HAND_SIZE = 5
@@ -167,10 +176,10 @@ def start_turn(state: GameState, seat: int, *, draw_card: bool = True) -> list[E
     state.phase = "turn"
     side = side_of(seat)
     for card in in_play(state):
-        if card.side == side:
+        if card.side == side and (card.moves != 1 or card.acts != 1):  # unchanged: kept entry
             card.moves = card.acts = 1
-            edited(state, card)
-    events = [make_event("turn_started", seat=seat, turn=state.turn)]
+            readied(state, card)
+    events = [{"type": "turn_started", "seat": seat, "turn": state.turn, "visible_to": ALL}]
     return events + (draw(state, seat) if draw_card else [])
 
 
@@ -180,14 +189,15 @@ def end_turn(state: GameState) -> list[Event]:
     side = side_of(seat)
     for card in in_play(state):
         if card.side == side:
-            card.moves = card.acts = 0
-            card.charged = False
-            edited(state, card)
+            if card.moves or card.acts or card.charged:  # an unchanged card keeps its entry
+                card.moves = card.acts = 0
+                card.charged = False
+                readied(state, card)
         elif card.charged:
             card.charged = False
-            edited(state, card)
+            readied(state, card)
     state.ambush = False
-    events = [make_event("turn_ended", seat=seat)]
+    events = [{"type": "turn_ended", "seat": seat, "visible_to": ALL}]
     if state.turn >= state.max_turns:
         return events + finish(state, None, "turn_limit")
     state.turn += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import Event, IllegalAction, make_event
+from engines.base import ALL, Event, IllegalAction, make_event
 from engines.castles.board import (
     castle_zone,
     enemy,
@@ -18,7 +18,7 @@ from engines.castles.board import (
 )
 from engines.castles.combat import SHOOTERS, attack_damage, damage, destroy, heal, target_refusal
 from engines.castles.playing import card_field, enter_play, field_int, in_play_target
-from engines.castles.state import HAND, PLAY, Card, GameState, edited
+from engines.castles.state import HAND, PLAY, Card, GameState, readied
 
 CODE = "castles/"
 Runner = Callable[[], list[Event]]
@@ -49,7 +49,7 @@ def use_action(state: GameState, seat: int, action: dict[str, Any]) -> list[Even
     card = own_ready_card(state, seat, action)
     run = check_action(state, seat, card, action)
     card.acts -= 1
-    edited(state, card)
+    readied(state, card)
     return run()
 
 
@@ -67,7 +67,7 @@ def check_action(state: GameState, seat: int, card: Card, action: dict[str, Any]
         amount = attack_damage(state, card, target)
 
         def shoot() -> list[Event]:
-            events = [make_event("attacked", card=card.id, target=target.id)]
+            events = [{"type": "attacked", "card": card.id, "target": target.id, "visible_to": ALL}]
             damage(state, target, amount, card.kind, events)
             return events
 

@@ -47,7 +47,7 @@ def _in_play(state: GameState) -> list[dict[str, Any]]:
     out = []
     for card in board(state):
         entry = public[card.id]
-        if entry is None:
+        if entry is None:  # built here rather than by a call: most changes edit a few cards
             entry = public[card.id] = IN_PLAY_TEMPLATES[card.kind].copy()
             entry["id"] = card.id
             entry["side"] = card.side
@@ -84,8 +84,8 @@ def _named(state: GameState, key: Any, ids: list[int]) -> list[dict[str, Any]]:
     ids differ from those it was last built from (most actions leave them alone)."""
     found = state.parts.get(key)
     if found is None or found[0] != ids:
-        cards = state.cards
-        found = state.parts[key] = (list(ids), [{"id": i, "kind": cards[i].kind} for i in ids])
+        named = state.named  # one shared {"id", "kind"} per card: a card's kind never changes
+        found = state.parts[key] = (list(ids), [named[i] for i in ids])
     entries: list[dict[str, Any]] = found[1]
     return entries
 
@@ -96,9 +96,9 @@ def _base(state: GameState) -> dict[str, Any]:
     view per seat after every change); each view is a copy with its seat's fields set. Parts
     are new objects whenever they differ from the last change's and are never changed in
     place, so every view handed out stays a snapshot."""
-    found: dict[str, Any] | None = memo(state).get("base")
-    if found is not None:
-        return found
+    kept: dict[str, Any] | None = memo(state).get("base")
+    if kept is not None:
+        return kept
     cards = state.cards
     window = state.window
     names, _terrain, rivers, zones = _fixed(state)
@@ -106,7 +106,7 @@ def _base(state: GameState) -> dict[str, Any]:
         "game": "castles",
         "phase": state.phase,
         "seats": state.seats,
-        "to_act": to_act(state),
+        "to_act": [state.active] if state.phase == "turn" else to_act(state),
         "outcome": None,
         "seat": None,
         "side": None,
@@ -143,16 +143,18 @@ def _base(state: GameState) -> dict[str, Any]:
 def _known(state: GameState, side: int) -> dict[str, list[dict[str, Any]]]:
     """The enemy cards ``side``'s Spy revealed, by enemy seat, while they stay in that hand.
     Worked out again only when a Spy revealed cards or a hand changed (a card's ``seen_by``
-    changes at a reveal, or when it leaves the hand); otherwise the last one is handed out."""
+    changes at a reveal, or when it leaves the hand); otherwise the last one is handed out.
+    ``view`` asks only once a Spy has revealed cards (``GameState.reveals``)."""
     key = ("known", side)
     found = state.parts.get(key)
     if found is None or found[1] != state.reveals or found[0] != state.hands:
         cards = state.cards
+        named = state.named
         known: dict[str, list[dict[str, Any]]] = {}
         for other in range(1 - side, state.seats, 2):  # the enemy side's seats
-            shown = [i for i in state.hands[other] if side in cards[i].seen_by]
+            shown = [named[i] for i in state.hands[other] if side in cards[i].seen_by]
             if shown:
-                known[str(other)] = [{"id": i, "kind": cards[i].kind} for i in shown]
+                known[str(other)] = shown
         found = state.parts[key] = ([list(hand) for hand in state.hands], state.reveals, known)
     shared: dict[str, list[dict[str, Any]]] = found[2]
     return shared
@@ -170,7 +172,12 @@ def view(state: GameState, seat: int | None, outcome: dict[str, Any] | None) -> 
         side = seat % 2  # side_of(seat)
         found["seat"] = seat
         found["side"] = side
-        found["hand"] = _named(state, seat, state.hands[seat])
-        found["known"] = _known(state, side)
+        hand = state.hands[seat]
+        kept = state.parts.get(seat)  # _named, written out
+        found["hand"] = (
+            kept[1] if kept is not None and kept[0] == hand else _named(state, seat, hand)
+        )
+        if state.reveals:  # otherwise the spectator's empty ``known`` stands (no Spy reveal yet)
+            found["known"] = _known(state, side)
         found["trap_prompts"] = not state.prompts_off[seat]
     return found

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engines.base import ActionError, Event
-from engines.castles import legal
+from engines.castles import legal, legal_plays
 from engines.castles.board import castle_zone, enemy, middle_zone, seats_of, side_of, spec
 from engines.castles.bots import HeuristicBot, RandomBot
 from engines.castles.movement import plan_move
@@ -62,7 +62,7 @@ def oracle(state: GameState, seat: int) -> list[Action]:
             elif card.kind == "incendiarism":
                 options = [{**base, "zone": z} for z in range(-1, 7)]
             elif card.kind == "resurrection":
-                options = [{**base, "targets": pair} for pair in legal._fallen_pairs(state)]
+                options = [{**base, "targets": pair} for pair in legal_plays.fallen_pairs(state)]
             else:
                 options = [base]
             actions += [a for a in options if accepted(EFFECTS[card.kind], state, side, a)]
