@@ -1,4 +1,4 @@
-"""Action validation: every check runs before anything changes, then one closure applies it."""
+"""Action validation: every check runs before anything changes, then one rules call applies it."""
 
 from __future__ import annotations
 
@@ -7,12 +7,21 @@ from typing import Any
 
 from engines.ambush import race, rules
 from engines.ambush.cards import CARDS, NEEDS_TARGET
-from engines.ambush.grid import Cell, free_cells, is_adjacent, is_free, parse_cell
+from engines.ambush.grid import (
+    COORD_LIMIT,
+    Cell,
+    free_cells,
+    is_adjacent,
+    is_free,
+    parse_cell,
+)
 from engines.ambush.rules import Ctx
 from engines.ambush.state import AmbushState
 from engines.base import IllegalAction, InvalidAction, require
 
-Apply = Callable[[Ctx], None]
+# What applies a validated action: a rules function and its arguments after (state, ctx). A
+# pair rather than a closure: one is made for every action.
+Apply = tuple[Callable[..., None], tuple[Any, ...]]
 
 _FIELDS: dict[str, frozenset[str]] = {
     "expose": frozenset({"cell"}),
@@ -35,34 +44,50 @@ _ALLOWED: dict[str, frozenset[str]] = {kind: names | {"type"} for kind, names in
 
 
 def _cell(action: dict[str, Any], key: str) -> Cell:
-    cell = parse_cell(action.get(key))
+    value = action.get(key)
+    # The usual case (a list of two plain ints in range) without the call to ``parse_cell``:
+    # every expose, play, place and grab names a cell.
+    if type(value) is list and len(value) == 2:
+        x, y = value
+        if (
+            type(x) is int
+            and type(y) is int
+            and -COORD_LIMIT <= x <= COORD_LIMIT
+            and -COORD_LIMIT <= y <= COORD_LIMIT
+        ):
+            return (x, y)
+    cell = parse_cell(value)
     if cell is None:
         raise InvalidAction("ambush/bad_field", f"{key} must be [x, y] with two integers")
     return cell
 
 
 def validate(state: AmbushState, seat: int, action: Any, at_ms: Any) -> Apply:
-    """Check ``action`` completely; return what applies it. Raises InvalidAction for a
-    malformed action (``unknown_action``, ``bad_field``, ``bad_seat``) and IllegalAction for
-    one the rules refuse now (``game_over``, ``seat_out`` and the per-action codes)."""
+    """Check ``action`` completely; return what applies it (see ``Apply``). Raises
+    InvalidAction for a malformed action (``unknown_action``, ``bad_field``, ``bad_seat``) and
+    IllegalAction for one the rules refuse now (``game_over``, ``seat_out`` and the per-action
+    codes)."""
     if not isinstance(action, dict):
         raise InvalidAction("ambush/unknown_action", "an action is a dict")
-    kind = action.get("type")
-    # Messages with f-strings are built only on refusal: this runs for every action.
-    if kind not in _FIELDS:
+    kind: Any = action.get("type")
+    # Messages with f-strings are built only on refusal, and plain ints pass on one type()
+    # test each: this runs for every action.
+    checks = _CHECKS.get(kind)
+    if checks is None:
         raise InvalidAction("ambush/unknown_action", f"unknown action {kind!r}")
-    if not _ALLOWED[kind].issuperset(action):
-        extra = set(action) - _ALLOWED[kind]
+    allowed, check = checks
+    if not allowed.issuperset(action):
+        extra = set(action) - allowed
         raise InvalidAction("ambush/bad_field", f"unexpected fields {sorted(extra)}")
-    if not isinstance(at_ms, int) or isinstance(at_ms, bool):
+    if type(at_ms) is not int and (not isinstance(at_ms, int) or isinstance(at_ms, bool)):
         raise InvalidAction("ambush/bad_field", "at_ms must be an integer")
-    if not isinstance(seat, int) or not 0 <= seat < state.seats:
+    if (type(seat) is not int and not isinstance(seat, int)) or not 0 <= seat < state.seats:
         raise InvalidAction("ambush/bad_seat", "no such seat")
     if state.phase == "over":
         raise IllegalAction("ambush/game_over", "the game is over")
     if not state.alive[seat]:
         raise IllegalAction("ambush/seat_out", "this castle is out of the game")
-    return _VALIDATORS[kind](state, seat, action, at_ms)
+    return check(state, seat, action, at_ms)
 
 
 # The checks below are plain ifs, not ``require`` calls: they run for every turn action.
@@ -90,7 +115,7 @@ def _expose(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -
     cell = _cell(action, "cell")
     _on_turn(state, seat, "turn", "expose")
     _placement(state, cell)
-    return lambda ctx: rules.expose(state, ctx, seat, cell)
+    return rules.expose, (seat, cell)
 
 
 def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
@@ -150,7 +175,7 @@ def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
             )
         else:
             require(swap is None, "ambush/bad_swap", "fewer than two face-down cards")
-    return lambda ctx: rules.play(state, ctx, seat, card_id, cell, target, look, swap)
+    return rules.play, (seat, card_id, cell, target, look, swap)
 
 
 def _place(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
@@ -158,13 +183,13 @@ def _place(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) ->
     cell = _cell(action, "cell")
     _on_turn(state, seat, "placing", None)
     _placement(state, cell)
-    return lambda ctx: rules.place(state, ctx, seat, cell)
+    return rules.place, (seat, cell)
 
 
 def _pass(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
     """Rule 2d. Refuses: not_your_turn, wrong_step (exposing comes first)."""
     _on_turn(state, seat, "turn", "play")
-    return lambda ctx: rules.pass_turn(state, ctx, seat)
+    return rules.pass_turn, (seat,)
 
 
 def _call(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
@@ -174,7 +199,7 @@ def _call(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
         "ambush/call_refused",
         "no call while cards are being placed, a race runs or hands are over the limit",
     )
-    return lambda ctx: race.call(state, ctx, seat, at_ms)
+    return race.call, (seat, at_ms)
 
 
 def _grab(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
@@ -197,7 +222,7 @@ def _grab(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
         raise IllegalAction("ambush/hand_busy", "your hand is still busy")
     if cell not in state.grid:
         raise IllegalAction("ambush/empty_cell", "no card on that cell")
-    return lambda ctx: race.grab(state, ctx, seat, cell, at_ms)
+    return race.grab, (seat, cell, at_ms)
 
 
 def _return(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
@@ -222,11 +247,11 @@ def _return(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -
         if card not in rest:
             raise IllegalAction("ambush/bad_return", "those cards are not all in your hand")
         rest.remove(card)
-    return lambda ctx: race.return_cards(state, ctx, seat, list(cards))
+    return race.return_cards, (seat, list(cards))
 
 
 def _resign(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
-    return lambda ctx: resign(state, ctx, seat)
+    return resign, (seat,)
 
 
 def resign(state: AmbushState, ctx: Ctx, seat: int) -> None:
@@ -245,7 +270,9 @@ def first_free(state: AmbushState) -> Cell:
     return free_cells(state.grid, rules.placement_blocked(state))[0]
 
 
-_VALIDATORS: dict[str, Callable[[AmbushState, int, dict[str, Any], int], Apply]] = {
+Validator = Callable[[AmbushState, int, dict[str, Any], int], Apply]
+
+_VALIDATORS: dict[str, Validator] = {
     "expose": _expose,
     "play": _play,
     "place": _place,
@@ -254,6 +281,11 @@ _VALIDATORS: dict[str, Callable[[AmbushState, int, dict[str, Any], int], Apply]]
     "grab": _grab,
     "return": _return,
     "resign": _resign,
+}
+
+# Per action type: the fields it may carry and its validator, found with one lookup.
+_CHECKS: dict[str, tuple[frozenset[str], Validator]] = {
+    kind: (_ALLOWED[kind], check) for kind, check in _VALIDATORS.items()
 }
 
 __all__ = ["IllegalAction", "InvalidAction", "resign", "validate"]

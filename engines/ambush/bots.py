@@ -32,14 +32,19 @@ UNKNOWN_VALUE = 3.0
 # A remembered card's value, and None (a cell not remembered) worth UNKNOWN_VALUE: one lookup.
 _WORTH: dict[str | None, float] = {None: UNKNOWN_VALUE}
 _WORTH.update(VALUES)
-_CALL: Action = {"type": "call_ambush"}
-_ALIVE = itemgetter("alive")  # a C-level accessor for the turn key, built on every re-ask
+_CELL = itemgetter("cell")
 # The order HeuristicBot plays damaging cards in: most damage, Ambush! cards last among equals
 # (kept for calls), then the least valuable; looked up per card instead of rebuilt each turn.
 _DAMAGE_ORDER: dict[str, tuple[int, bool, float]] = {
     card_id: (card.damage, card_id != AMBUSH, -VALUES.get(card_id, 0))
     for card_id, card in CARDS.items()
 }
+
+
+# The cards HeuristicBot plays for damage, and those it may play when it has none (it keeps
+# its heals, wards and treasure).
+_DAMAGING = frozenset(card_id for card_id, card in CARDS.items() if card.damage > 0)
+_SPARE = frozenset(CARDS) - {"healer", "shieldbearer", "treasure"}
 
 
 def _key(cell: Any) -> CellKey:
@@ -83,87 +88,95 @@ class _Bot:
 
     def decide(self, view: dict[str, Any], legal: list[Action], now_ms: int) -> Decision | None:
         """The earliest of: a grab (in a race), a hand-limit return, the turn's move, a call.
-        Each plan is kept across re-asks (same ``at_ms``) until it goes stale."""
-        if view["phase"] == "over" or not legal:
-            return None
-        options: list[Decision] = []
+        Each plan is kept across re-asks (same ``at_ms``) until it goes stale; a plan that does
+        not apply in this phase is dropped. Among equal times the first in that order wins."""
         phase = view["phase"]
+        if phase == "over" or not legal:
+            return None
+        # Asked for every seat after every change, so each phase takes its own short path.
+        # No call is listed during a race or the hand-limit step.
         if phase == "ambush":
-            grab = self._grab(view, legal, now_ms)
-            if grab is not None:
-                options.append(grab)
-        else:
-            self.grab_plan = None
-            self.race_id = None
-        if phase == "returning":
-            returning = [a for a in legal if a["type"] == "return"]
-            if returning and self.return_plan is None:
-                owed = len(returning[0]["cards"])
-                action = {"type": "return", "cards": self.choose_return(view, owed)}
-                self.return_plan = Decision(action, now_ms + self.between(800, 2500))
-            if returning and self.return_plan is not None:
-                options.append(self.return_plan)
-        else:
             self.return_plan = None
+            self.call_plan = None
+            return self._grab(view, legal, now_ms)
+        self.grab_plan = None
+        self.race_id = None
+        if phase == "returning":
+            self.call_plan = None
+            return self._return(view, legal, now_ms)
+        self.return_plan = None
+        turn: Decision | None = None
         if view["turn"] == self.seat and phase in ("turn", "placing"):
             key = self.turn_key(view)
-            if self.turn_plan is None or self.turn_plan[0] != key:
+            kept = self.turn_plan
+            if kept is None or kept[0] != key:
                 action = self.choose_turn(view, legal)
-                self.turn_plan = (key, Decision(action, now_ms + self.between(1000, 3000)))
-            options.append(self.turn_plan[1])
-        # One C-level scan (the engine lists the call as exactly this dict).
-        can_call = _CALL in legal
-        if not can_call:
+                kept = self.turn_plan = (key, Decision(action, now_ms + self.between(1000, 3000)))
+            turn = kept[1]
+        # A call is listed exactly in the turn phase, for every seat (``race.can_call``).
+        if phase != "turn" or not self.wants_call(view):
             self.call_plan = None
-        elif self.wants_call(view):
-            if self.call_plan is None:
-                self.call_plan = Decision({"type": "call_ambush"}, now_ms + self.call_delay())
-            options.append(self.call_plan)
-        else:
-            self.call_plan = None
-        # The earliest plan, the first listed among equals (as ``min`` would pick it).
-        earliest: Decision | None = None
-        for option in options:
-            if earliest is None or option.at_ms < earliest.at_ms:
-                earliest = option
-        return earliest
+            return turn
+        call = self.call_plan
+        if call is None:
+            call = self.call_plan = Decision({"type": "call_ambush"}, now_ms + self.call_delay())
+        return call if turn is None or call.at_ms < turn.at_ms else turn
+
+    def _return(self, view: dict[str, Any], legal: list[Action], now_ms: int) -> Decision | None:
+        returning = [a for a in legal if a["type"] == "return"]
+        if not returning:
+            return None
+        if self.return_plan is None:
+            owed = len(returning[0]["cards"])
+            action = {"type": "return", "cards": self.choose_return(view, owed)}
+            self.return_plan = Decision(action, now_ms + self.between(800, 2500))
+        return self.return_plan
 
     def turn_key(self, view: dict[str, Any]) -> tuple[Any, ...]:
+        """What the turn's plan depends on; the plan is kept while this stays equal. The hand
+        and the living seats go in as the view's own lists, compared by value, not copied:
+        views are read-only, so a kept key never changes."""
         return (
             view["turn_number"],
             view["phase"],
             view["step"],
             view["placing_left"],
-            tuple(view["hand"]),
+            view["hand"],
             len(view["battlefield"]),
-            tuple(map(_ALIVE, view["castles"])),
+            view["to_act"],
         )
 
     def _grab(self, view: dict[str, Any], legal: list[Action], now_ms: int) -> Decision | None:
+        """The planned grab, kept while its cell is down and the hand free by then; else a
+        new aim: 200-600 ms after the call, a re-aim when the cell went, a reaction after the
+        bot's own grab."""
         race = view["race"]
-        if self.race_id != race["started_at"]:
-            self.race_id = race["started_at"]
-            self.grab_plan = None
-            first_at = race["started_at"] + self.between(200, 600)
-        else:
-            first_at = now_ms
-        free_at = race["next_free"][self.seat]
+        started = race["started_at"]
         plan = self.grab_plan
-        # A planned grab is {"type": "grab", "cell": [x, y]}, exactly as the engine lists
-        # grabs, so a C-level list scan says whether its cell is still down.
-        if plan is not None and plan.at_ms >= free_at and plan.action in legal:
-            return plan
-        if plan is not None and plan.at_ms >= free_at:
+        if self.race_id != started:
+            self.race_id = started
+            self.new_race()
+            at = started + self.between(200, 600)
+        elif plan is None:
+            at = now_ms
+        elif plan.at_ms >= race["next_free"][self.seat]:
+            if self.still_down(plan, legal):
+                return plan
             at = max(plan.at_ms, now_ms + self.between(60, 200))  # target gone: re-aim
-        elif plan is not None:
-            at = free_at + self.next_reaction()  # own grab landed: reach again
         else:
-            at = first_at
+            at = race["next_free"][self.seat] + self.next_reaction()  # own grab landed
         cell = self.choose_grab(view, legal)
         self.grab_plan = (
             None if cell is None else Decision({"type": "grab", "cell": list(cell)}, at)
         )
         return self.grab_plan
+
+    def new_race(self) -> None:
+        """Hook: the first re-ask in a new race; a bot drops what it kept from the last."""
+
+    def still_down(self, plan: Decision, legal: list[Action]) -> bool:
+        """Whether the planned grab is still listed (a C-level scan: it is built as listed)."""
+        return plan.action in legal
 
     # Strategy hooks.
     def next_reaction(self) -> int:
@@ -229,20 +242,38 @@ class HeuristicBot(_Bot):
     def __init__(self, seat: int, seed: int) -> None:
         super().__init__(seat, seed)
         self.known: dict[CellKey, str] = {}
+        # The running race's cells worth grabbing, worst first (see ``choose_grab``), and the
+        # cells grabbed since the ranking was made (from the ``grabbed`` events).
+        self.ranking: list[CellKey] | None = None
+        self.taken: set[CellKey] = set()
 
-    remembers = frozenset(
-        {"exposed", "played", "looked", "placed", "grabbed", "swapped", "shuffled_back"}
-    )
+    # ``observe`` handles the frequent kinds itself (every grab, every card down: it runs for
+    # every seat after every change); ``remember`` learns from the rarer ones.
+    remembers = frozenset({"looked", "placed", "swapped", "shuffled_back"})
+
+    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        for event in events:
+            kind = event["type"]
+            # Event cells are two plain ints, so the tuple equals ``_key``.
+            if kind == "grabbed":
+                x, y = event["cell"]
+                self.known.pop((x, y), None)
+                self.taken.add((x, y))
+            elif kind == "exposed" or kind == "played":
+                x, y = event["cell"]
+                self.known[x, y] = event["card"]
+            elif kind == "ambush_called":
+                self.call_plan = None  # whoever called, this call is spent
+                self.call_spent()
+            elif kind in self.remembers:
+                self.remember(event)
 
     def remember(self, event: dict[str, Any]) -> None:
         kind = event["type"]
-        # ``_key`` inline for the frequent kinds (every card down, every grab).
-        if kind in ("exposed", "played") or (kind == "looked" and "card" in event):
-            x, y = event["cell"]
-            self.known[int(x), int(y)] = event["card"]
-        elif kind in ("placed", "grabbed"):
-            x, y = event["cell"]
-            self.known.pop((int(x), int(y)), None)
+        if kind == "looked" and "card" in event:
+            self.known[_key(event["cell"])] = event["card"]
+        elif kind == "placed":
+            self.known.pop(_key(event["cell"]), None)
         elif kind == "swapped":
             a, b = (_key(c) for c in event["cells"])
             card_a, card_b = self.known.pop(a, None), self.known.pop(b, None)
@@ -259,8 +290,10 @@ class HeuristicBot(_Bot):
         if AMBUSH not in self.known.values():
             return 0
         remembered = [cell for cell, card in self.known.items() if card == AMBUSH]
-        down = {tuple(c["cell"]) for c in view["battlefield"]}
-        return sum(1 for cell in remembered if cell in down)
+        # The cells down, C-level (tuple() equals ``_key``: the engine lists plain ints); the
+        # remembered cells are distinct, so the overlap counts them.
+        down = set(map(tuple, map(_CELL, view["battlefield"])))
+        return len(down.intersection(remembered))
 
     def wants_call(self, view: dict[str, Any]) -> bool:
         # Asked on every decision of every turn. The cards still down are among those
@@ -279,21 +312,42 @@ class HeuristicBot(_Bot):
         card = self.known.get(cell)
         return UNKNOWN_VALUE if card is None else VALUES.get(card, UNKNOWN_VALUE)
 
+    def new_race(self) -> None:
+        self.ranking = None
+
+    def still_down(self, plan: Decision, legal: list[Action]) -> bool:
+        # The planned cell was listed when chosen; in a race cells only leave, each with a
+        # ``grabbed`` event that ``observe`` noted: a set lookup instead of a listing scan.
+        return tuple(plan.action["cell"]) not in self.taken
+
     def choose_grab(self, view: dict[str, Any], legal: list[Action]) -> CellKey | None:
-        # Best value first; among equals the smallest (x, y). One pass over the listing (no
-        # set, no sort, ``value`` inline): this runs for every re-aim in a race.
-        best: CellKey | None = None
-        best_value = 0.0
-        recalled = self.known.get
-        worth = _WORTH.get
-        for action in legal:
-            if action["type"] == "grab":
-                # tuple() equals ``_key``: the engine lists cells as two plain ints.
-                cell: CellKey = tuple(action["cell"])
-                value = worth(recalled(cell), UNKNOWN_VALUE)
-                if value > best_value or (value == best_value and best is not None and cell < best):
-                    best, best_value = cell, value
-        return best
+        """The best cell by value (never one worth 0 or less); among equals the smallest
+        (x, y).
+
+        During a race no card goes down and the remembered values of the cells still down do
+        not change (only a grabbed cell is forgotten), so the cells are ranked once, at the
+        first re-aim after the call, and later re-aims (one per grab) drop the grabbed cells
+        from the top of that ranking instead of scoring the whole listing again."""
+        ranking = self.ranking
+        if ranking is None:
+            recalled = self.known.get
+            worth = _WORTH.get
+            scored = []
+            for action in legal:
+                if action["type"] == "grab":
+                    # tuple() equals ``_key``: the engine lists cells as two plain ints.
+                    cell: CellKey = tuple(action["cell"])
+                    value = worth(recalled(cell), UNKNOWN_VALUE)
+                    if value > 0:
+                        scored.append((-value, cell))
+            # Worst first, so the best is popped off the end; cells are unique (no ties).
+            scored.sort(reverse=True)
+            ranking = self.ranking = [cell for _, cell in scored]
+            self.taken.clear()
+        taken = self.taken
+        while ranking and ranking[-1] in taken:
+            ranking.pop()
+        return ranking[-1] if ranking else None
 
     def choose_return(self, view: dict[str, Any], owed: int) -> list[str]:
         return sorted(view["hand"], key=lambda c: (VALUES.get(c, 0.0), c))[:owed]
@@ -301,20 +355,29 @@ class HeuristicBot(_Bot):
     def choose_turn(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if view["phase"] == "placing" or view["step"] == "expose":
             return legal[0]
-        plays = [a for a in legal if a["type"] == "play"]
-        if not plays:
-            return legal[0]
+        # The weakest opponent (HP + ward; the lowest seat among equals) and the richest (most
+        # cards in hand; the lowest seat among equals), in one pass over the castles, which
+        # the view lists in seat order.
+        weakest = richest = -1
+        lowest = most = 0
+        for castle in view["castles"]:
+            if castle["alive"] and castle["seat"] != self.seat:
+                strength = castle["hp"] + castle["ward"]
+                if weakest < 0 or strength < lowest:
+                    weakest, lowest = castle["seat"], strength
+                count = castle["hand_count"]
+                if richest < 0 or count > most:
+                    richest, most = castle["seat"], count
         me = view["castles"][self.seat]
-        foes = [c for c in view["castles"] if c["alive"] and c["seat"] != self.seat]
-        weakest = min(foes, key=lambda c: (c["hp"] + c["ward"], c["seat"]))["seat"]
-        richest = max(foes, key=lambda c: (c["hand_count"], -c["seat"]))["seat"]
         # Distinct cards in hand order: a set's order would follow the string hash seed and
         # make the bot's choice differ from one process to the next.
         hand = dict.fromkeys(view["hand"])
 
         def pick(card: str, target: int | None) -> Action | None:
-            for action in plays:
-                if action["card"] == card and action["target"] in (target, None):
+            # Only plays name a card. With none listed every branch below falls back to
+            # ``legal[0]``, so the listing needs no separate check for plays.
+            for action in legal:
+                if action.get("card") == card and action["target"] in (target, None):
                     return self._aim_look(view, action)
             return None
 
@@ -328,14 +391,14 @@ class HeuristicBot(_Bot):
             choice = pick("thief", richest)
             if choice is not None:
                 return choice
-        damaging = [c for c in hand if CARDS[c].damage > 0]
+        damaging = list(filter(_DAMAGING.__contains__, hand))
         if damaging:
             # Keep Ambush! cards for calls: among equal damage, the other card goes first.
             best = max(damaging, key=_DAMAGE_ORDER.__getitem__)
             return pick(best, weakest) or legal[0]
-        spare = [c for c in hand if c not in ("healer", "shieldbearer", "treasure")]
-        if spare:
-            return pick(spare[0], richest) or legal[0]
+        spare = next(filter(_SPARE.__contains__, hand), None)
+        if spare is not None:
+            return pick(spare, richest) or legal[0]
         return legal[0]
 
     def _aim_look(self, view: dict[str, Any], action: Action) -> Action:

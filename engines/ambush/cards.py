@@ -70,6 +70,8 @@ AMBUSH = "ambush"
 CARD_ORDER: dict[str, int] = {card_id: index for index, card_id in enumerate(CARDS)}
 # ``Card.needs_target`` by id, read once here: listings ask it for every card in hand.
 NEEDS_TARGET: dict[str, bool] = {card_id: card.needs_target for card_id, card in CARDS.items()}
+# ``Card.effect`` by id, for the same listings.
+EFFECT_OF: dict[str, str] = {card_id: card.effect for card_id, card in CARDS.items()}
 
 
 def full_deck() -> list[str]:

@@ -127,9 +127,9 @@ class AmbushEngine:
         self, state: AmbushState, seat: int, action: dict[str, Any], at_ms: int
     ) -> list[Event]:
         """Validate completely (see ``actions.validate`` for the refusal codes), then apply."""
-        perform = validate(state, seat, action, at_ms)
+        perform, args = validate(state, seat, action, at_ms)
         ctx = Ctx()
-        perform(ctx)
+        perform(state, ctx, *args)
         rules.finish(state, ctx)
         state.revision += 1
         return ctx.events

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, cast
 
 Cell = tuple[int, int]
 
 DECK_CELL: Cell = (0, 0)
 # 52 cards in a line from the deck reach ring 53; ring 60 covers every reachable cell.
 _RINGS = 60
-_COORD_LIMIT = 1000
+COORD_LIMIT = 1000
 
 
 def _spiral(rings: int) -> dict[Cell, int]:
@@ -38,6 +39,9 @@ def spiral_key(cell: Cell) -> int:
 # Every card down or free cell lies within ring 54 (52 cards in a row from the deck), so the
 # hot paths (views, listings) sort with a plain lookup.
 spiral_index = SPIRAL.__getitem__
+# The spiral's cells by index. The free-cell frontier is kept as spiral indices, which sort and
+# compare as plain ints, with no key function called per cell.
+SPIRAL_CELLS: list[Cell] = list(SPIRAL)
 
 
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
@@ -45,82 +49,96 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     return ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1))
 
 
-class _Neighbours(dict[Cell, tuple[Cell, Cell, Cell, Cell]]):
-    """Each cell's four neighbours, memoised as cells come up: free-cell listings run for every
-    turn and building the neighbour tuples each time was most of their cost. Bounded by the
-    cells a card can reach (ring 53); the values never change, so this is not game state."""
+def _near_table() -> list[tuple[int, ...]]:
+    """Each spiral index's four neighbours as spiral indices, for the cells whose neighbours
+    are all in the table: every ring but the outermost (the spiral goes ring by ring)."""
+    near: list[tuple[int, ...]] = []
+    for cell in SPIRAL_CELLS:
+        around = [SPIRAL.get(n) for n in neighbours(cell)]
+        if None in around:
+            break
+        near.append(tuple(i for i in around if i is not None))
+    return near
 
-    def __missing__(self, cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
-        around = self[cell] = neighbours(cell)
-        return around
+
+_NEAR = _near_table()
+_INNER = len(_NEAR)  # spiral indices below this have their neighbours in ``_NEAR``
+_spiral_get = SPIRAL.get
 
 
-_NEIGHBOURS = _Neighbours()
-
-
-def _full_frontier(grid: Mapping[Cell, Any]) -> set[Cell]:
-    """The empty cells next to a card down (or next to the deck while the battlefield is
-    empty)."""
-    # One C-level union over the memoised neighbour tuples (no Python loop per card).
-    found: set[Cell] = set().union(*map(_NEIGHBOURS.__getitem__, grid or (DECK_CELL,)))
+def _cell_frontier(grid: Mapping[Cell, Any], blocked: Collection[Cell]) -> set[Cell]:
+    """The free cells as cells, for a grid with a card beyond the spiral table (only a state
+    edited by hand has one: 52 cards reach ring 53)."""
+    found: set[Cell] = set().union(*map(neighbours, grid or (DECK_CELL,)))
     found.difference_update(grid)
     found.discard(DECK_CELL)
+    found.difference_update(blocked)
     return found
 
 
-def _carried_frontier(grid: Mapping[Cell, Any], memo: dict[str, Any]) -> set[Cell]:
-    """``_full_frontier(grid)``, carried over from the last call on this ``memo`` when the grid
-    only gained cards since (a turn adds one or two), instead of a union over every card twice
-    a turn. The memo keeps the cells it was built from, so any other change (grabs, a shuffle
-    back, a state edited by hand) rebuilds it. The set returned is shared with the memo: do
-    not mutate it."""
-    keys = grid.keys()
-    last: tuple[set[Cell], set[Cell]] | None = memo.get("frontier")
-    if last is not None and last[0] and keys >= last[0]:
-        before, free = last
-        added = keys - before
-        if not added:
-            return free
-        free = free - added
-        for cell in added:
-            for near in _NEIGHBOURS[cell]:
-                if near not in grid:
-                    free.add(near)
-        free.discard(DECK_CELL)
-    else:
-        free = _full_frontier(grid)
-    memo["frontier"] = (set(keys), free)
-    return free
+def full_frontier(grid: Mapping[Cell, Any]) -> set[int] | None:
+    """The empty cells next to a card down (or next to the deck while the battlefield is
+    empty), as spiral indices; None when a card lies beyond the spiral table."""
+    if not grid:
+        return set(_NEAR[0])  # the deck's four neighbours
+    looked_up: set[int | None] = set(map(_spiral_get, grid))
+    if None in looked_up:
+        return None
+    down = cast(set[int], looked_up)
+    if max(down) >= _INNER:
+        return None
+    # One C-level union over the neighbour tuples (no Python loop per card).
+    found: set[int] = set().union(*map(_NEAR.__getitem__, down))
+    found.difference_update(down)
+    found.discard(0)
+    return found
 
 
-def _frontier(
-    grid: Mapping[Cell, Any], blocked: Collection[Cell], memo: dict[str, Any] | None
-) -> set[Cell]:
-    """The free cells: the frontier less ``blocked`` cells, which are neither free nor anchors.
-    The result may be shared with ``memo``: do not mutate it."""
-    found = _full_frontier(grid) if memo is None else _carried_frontier(grid, memo)
-    return found.difference(blocked) if blocked else found
+def grow_frontier(grid: Mapping[Cell, Any], frontier: list[int], cell: Cell) -> bool:
+    """Carry ``frontier`` (the free cells of ``grid`` before the card now at ``cell`` went
+    down, as sorted spiral indices) over that card, in place: its cell is no longer free, its
+    empty neighbours are. A turn puts down one or two cards, so this beats a fresh frontier
+    (a union over every card) and a sort twice a turn. Returns False, leaving ``frontier``
+    as it was, when the card cannot be carried over: the first card (the deck's neighbours
+    stop counting) or one beyond the spiral table. ``full_frontier`` then starts afresh."""
+    index = _spiral_get(cell)
+    if index is None or index >= _INNER or len(grid) == 1:
+        return False
+    at = bisect_left(frontier, index)
+    if at < len(frontier) and frontier[at] == index:
+        del frontier[at]
+    for near in _NEAR[index]:
+        if near and SPIRAL_CELLS[near] not in grid:  # index 0 is the deck
+            at = bisect_left(frontier, near)
+            if at == len(frontier) or frontier[at] != near:
+                frontier.insert(at, near)
+    return True
 
 
-def free_cells(
-    grid: Mapping[Cell, Any], blocked: Collection[Cell] = (), memo: dict[str, Any] | None = None
-) -> list[Cell]:
+def free_cells(grid: Mapping[Cell, Any], blocked: Collection[Cell] = ()) -> list[Cell]:
     """Cells where a card may go now, in spiral order.
 
     A card goes on an empty cell 4-adjacent to a card already down, or next to the deck while
     the battlefield is empty. ``blocked`` cells (a played card's reserved cell) are not free
-    but are not cards either, so nothing becomes adjacent through them. ``memo`` (a dict kept
-    beside the state, e.g. ``AmbushState.view_memo``) carries the frontier between calls.
+    but are not cards either, so nothing becomes adjacent through them. The engine's
+    listings use the frontier carried in the state instead (``AmbushState.free_indices``).
     """
-    return sorted(_frontier(grid, blocked, memo), key=spiral_index)
+    found = full_frontier(grid)
+    if found is None:
+        return sorted(_cell_frontier(grid, blocked), key=spiral_key)
+    if blocked:
+        found.difference_update(map(_spiral_get, blocked))
+    return list(map(SPIRAL_CELLS.__getitem__, sorted(found)))
 
 
-def first_free_cell(
-    grid: Mapping[Cell, Any], blocked: Collection[Cell] = (), memo: dict[str, Any] | None = None
-) -> Cell:
-    """``free_cells(grid, blocked, memo)[0]`` without sorting the rest (spiral keys are
-    unique)."""
-    return min(_frontier(grid, blocked, memo), key=spiral_index)
+def first_free_cell(grid: Mapping[Cell, Any], blocked: Collection[Cell] = ()) -> Cell:
+    """``free_cells(grid, blocked)[0]`` without sorting the rest."""
+    found = full_frontier(grid)
+    if found is None:
+        return min(_cell_frontier(grid, blocked), key=spiral_key)
+    if blocked:
+        found.difference_update(map(_spiral_get, blocked))
+    return SPIRAL_CELLS[min(found)]
 
 
 def is_free(grid: Mapping[Cell, Any], cell: Cell, blocked: Collection[Cell] = ()) -> bool:
@@ -144,11 +162,11 @@ def parse_cell(value: Any) -> Cell | None:
     if type(x) is int and type(y) is int:  # the usual case, without the loop below
         return (
             (x, y)
-            if -_COORD_LIMIT <= x <= _COORD_LIMIT and -_COORD_LIMIT <= y <= _COORD_LIMIT
+            if -COORD_LIMIT <= x <= COORD_LIMIT and -COORD_LIMIT <= y <= COORD_LIMIT
             else None
         )
     for v in (x, y):
-        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > _COORD_LIMIT:
+        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > COORD_LIMIT:
             return None
     return (x, y)
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engines.ambush import rules
-from engines.ambush.cards import CARD_ORDER, CARDS, NEEDS_TARGET
-from engines.ambush.grid import cell_json, first_free_cell, free_cells
+from engines.ambush.cards import EFFECT_OF, NEEDS_TARGET
+from engines.ambush.grid import SPIRAL_CELLS, Cell, cell_json, first_free_cell, free_cells
 from engines.ambush.state import AmbushState
 
-RESIGN: dict[str, Any] = {"type": "resign"}
-CALL: dict[str, Any] = {"type": "call_ambush"}
-PASS: dict[str, Any] = {"type": "pass"}
 # Trickster swaps are listed among the first few face-down cells only: every pair would be
 # quadratic in the battlefield, and ``apply`` accepts any legal pair anyway.
 _SWAP_CELLS = 4
@@ -24,23 +22,28 @@ def legal_actions(state: AmbushState, seat: int) -> list[dict[str, Any]]:
     phase = state.phase
     if phase == "over" or not 0 <= seat < state.seats or not state.alive[seat]:
         return []
-    # Listings run for every seat after every move: the per-cell actions are shared pieces
-    # (``AmbushState.per_cell``), so a listing is mostly one C-level map. Calls are allowed
-    # exactly in the turn phase (``race.can_call``; the seat is alive here).
+    # Listings run for every seat after every move: the per-cell actions, the call and the
+    # resign are shared pieces (``AmbushState.cell_entries``, ``AmbushState.bystander``), so a
+    # listing is mostly one C-level map, and a listing that is the same for several seats is
+    # one list. Calls are allowed exactly in the turn phase (``race.can_call``; the seat is
+    # alive here).
+    call, resign = state.bystander
     if phase == "ambush":
-        actions = list(map(state.per_cell("grab").__getitem__, state.cells_in_order()))
-    elif phase == "turn":
+        # Every seat may grab any card down: one listing per revision for all of them.
+        if state.grabs_at != state.revision:
+            state.grabs = [*map(state.grab_actions.__getitem__, state.cells_in_order()), resign]
+            state.grabs_at = state.revision
+        return state.grabs
+    if phase == "turn":
         if seat != state.turn:
-            return [dict(CALL), dict(RESIGN)]
+            return state.bystander
         if state.step == "expose":
-            cells = free_cells(state.grid, (), state.view_memo)
-            actions = list(map(state.per_cell("expose").__getitem__, cells))
+            actions = list(map(state.expose_actions.__getitem__, _free_cells(state)))
         else:
-            actions = [dict(PASS), *_plays(state, seat)]
-        actions.append(dict(CALL))
+            actions = [{"type": "pass"}, *_plays(state, seat)]
+        actions.append(call)
     elif phase == "placing" and seat == state.turn:
-        cells = free_cells(state.grid, rules.placement_blocked(state), state.view_memo)
-        actions = list(map(state.per_cell("place").__getitem__, cells))
+        actions = list(map(state.place_actions.__getitem__, _free_cells(state)))
     elif phase == "returning" and state.returning is not None:
         owed = state.returning.owed.get(seat)
         actions = []
@@ -48,8 +51,19 @@ def legal_actions(state: AmbushState, seat: int) -> list[dict[str, Any]]:
             actions.append({"type": "return", "cards": default_return(state, seat, owed)})
     else:
         actions = []
-    actions.append(dict(RESIGN))
+    actions.append(resign)
     return actions
+
+
+def _free_cells(state: AmbushState) -> Iterable[Cell]:
+    """The free cells in spiral order, the reserved cell left out, from the frontier the
+    state carries (``AmbushState.free_indices``)."""
+    free = state.free_indices()
+    blocked = rules.placement_blocked(state)
+    if free is None:
+        return free_cells(state.grid, blocked)
+    cells = map(SPIRAL_CELLS.__getitem__, free)
+    return [cell for cell in cells if cell not in blocked] if blocked else cells
 
 
 def default_return(state: AmbushState, seat: int, owed: int) -> list[str]:
@@ -64,12 +78,14 @@ def default_return(state: AmbushState, seat: int, owed: int) -> list[str]:
 
 def _plays(state: AmbushState, seat: int) -> list[dict[str, Any]]:
     """Every card x target with the first free cell, the first look or a few swaps."""
-    cell = cell_json(first_free_cell(state.grid, (), state.view_memo))
+    free = state.free_indices()  # nothing is reserved in the play step
+    cell = cell_json(first_free_cell(state.grid) if free is None else SPIRAL_CELLS[free[0]])
     down = state.cells_in_order()
-    opponents: list[int | None] = [s for s in state.living() if s != seat]
+    opponents = state.living_now().opponents[seat]
     plays: list[dict[str, Any]] = []
-    for card_id in sorted(set(state.hands[seat]), key=CARD_ORDER.__getitem__):
-        effect = CARDS[card_id].effect
+    # Distinct cards in card order, from the sorted hand the seat's view also shows.
+    for card_id in dict.fromkeys(state.sorted_hand(seat)):
+        effect = EFFECT_OF[card_id]
         for target in opponents if NEEDS_TARGET[card_id] else _NO_TARGET:
             base: dict[str, Any] = {"type": "play", "card": card_id, "target": target, "cell": cell}
             if effect == "look" and down:

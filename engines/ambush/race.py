@@ -61,7 +61,7 @@ def grab(state: AmbushState, ctx: Ctx, seat: int, cell: Cell, at_ms: int) -> Non
     """Rule 3a: the card goes face down to the seat's captured pile, unseen even by it."""
     race = state.race
     assert race is not None
-    state.captured[seat].append(state.grid.pop(cell))
+    state.captured[seat].append(state.take_card(cell))
     forget_cell(state, cell)
     rules = state.rules
     free_at = race.next_free[seat] = at_ms + rules.grab_cooldown_ms

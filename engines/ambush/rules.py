@@ -43,7 +43,7 @@ def clear_battlefield(state: AmbushState, ctx: Ctx, reason: str) -> None:
     """Rule 5 (and the exhaustion house rule): the battlefield is shuffled into the deck."""
     count = len(state.grid)
     shuffle_into_deck(state, state.grid.values())
-    state.grid.clear()
+    state.clear_grid()
     for looks in state.looks:
         looks.clear()
     state.exposed = None
@@ -182,7 +182,7 @@ def end_turn(state: AmbushState, ctx: Ctx, *, played: bool) -> None:
 def expose(state: AmbushState, ctx: Ctx, seat: int, cell: Cell) -> None:
     """Rule 1: the top card is shown to everyone, then goes face down at ``cell``."""
     card = state.deck.pop(0)
-    state.grid[cell] = card
+    state.put_card(cell, card)
     state.exposed = (cell, card, seat)
     state.step = "play"
     # Once a turn: built as ``make_event`` would build it, without the call.
@@ -303,7 +303,7 @@ def _carry_out(
 
 def place(state: AmbushState, ctx: Ctx, seat: int, cell: Cell) -> None:
     """Elven Archer: the next card drawn for it goes face down, unseen, at ``cell``."""
-    state.grid[cell] = state.placing.pop(0)
+    state.put_card(cell, state.placing.pop(0))
     ctx.emit(make_event("placed", seat=seat, cell=cell_json(cell), left=len(state.placing)))
     if not state.placing:
         put_down_reserved(state)
@@ -314,7 +314,7 @@ def finish_placing(state: AmbushState, ctx: Ctx, seat: int) -> None:
     """The placing seat left mid-effect: its cards go to the first free cells in spiral order."""
     while state.placing:
         cell = free_cells(state.grid, placement_blocked(state))[0]
-        state.grid[cell] = state.placing.pop(0)
+        state.put_card(cell, state.placing.pop(0))
         ctx.emit(make_event("placed", seat=seat, cell=cell_json(cell), left=len(state.placing)))
     put_down_reserved(state)
 
@@ -327,7 +327,7 @@ def put_down_reserved(state: AmbushState) -> None:
     """Rule 2c: the played card goes face down at its reserved cell, known to all who saw it."""
     if state.reserved is not None:
         cell, card = state.reserved
-        state.grid[cell] = card
+        state.put_card(cell, card)
         state.reserved = None
     if state.phase == "placing":
         state.phase = "turn"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any
+from typing import Any, NamedTuple
 
-from engines.ambush.grid import Cell, cell_json, spiral_index
+from engines.ambush.cards import CARD_ORDER
+from engines.ambush.grid import Cell, cell_json, full_frontier, grow_frontier, spiral_index
 from engines.base import Rng
 
 PHASES = ("turn", "placing", "ambush", "returning", "over")
@@ -64,11 +66,12 @@ class Returning:
 class PerCell(dict[Cell, dict[str, Any]]):
     """One JSON piece per cell, made on first use and handed out again afterwards: the
     battlefield entries of views (``kind`` "") and the grab, expose and place actions of
-    listings (``kind`` is the action type). Views and legal lists are rebuilt after every
-    move; sharing their unchanged pieces saves most of the allocations. Safe because they are
-    read-only: the engine never edits a piece it handed out, nothing in the repository edits
-    a view or a listing (``tests/engines/ambush/test_ambush_snapshots.py`` checks the engine
-    side), and a table lives in one match's state (see ``AmbushState.per_cell``)."""
+    listings (``kind`` is the action type); see ``AmbushState.cell_entries``. Views and legal
+    lists are rebuilt after every move; sharing their unchanged pieces saves most of the
+    allocations. Safe because they are read-only: the engine never edits a piece it handed
+    out, nothing in the repository edits a view or a listing
+    (``tests/engines/ambush/test_ambush_snapshots.py`` checks the engine side), and a table
+    lives in one match's state."""
 
     __slots__ = ("kind",)
 
@@ -81,6 +84,16 @@ class PerCell(dict[Cell, dict[str, Any]]):
         piece = {"type": self.kind, "cell": [x, y]} if self.kind else {"cell": [x, y]}
         self[cell] = piece
         return piece
+
+
+class Living(NamedTuple):
+    """The living seats in each form views, hosts and listings ask for, next to the ``alive``
+    list they were built from (see ``AmbushState.living_now``)."""
+
+    alive: list[bool]
+    seats: list[int]
+    frozen: frozenset[int]
+    opponents: dict[int, list[int | None]]
 
 
 @dataclass
@@ -116,42 +129,144 @@ class AmbushState:
     placings: list[list[int]] | None = None
     end_reason: str | None = None
     revision: int = 0  # counts accepted actions and ticks that changed something
-    # Values derived from this revision (views, the cells in spiral order): not part of the
-    # state, dropped whenever ``revision`` moves on (see ``derived``).
-    view_cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-    view_revision: int = field(default=-1, compare=False, repr=False)
-    # View parts that outlive a revision because their source rarely changes (the options, the
-    # last check): see ``view.public_view``. Not part of the state either.
+    # Values derived from one revision, shared by every view and listing asked for it (hosts
+    # ask for every seat after every change): not part of the state. Each is tagged with the
+    # revision it was built for and is stale once ``revision`` moves on, which relies on every
+    # accepted action and state-changing tick bumping it.
+    public: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    public_at: int = field(default=-1, compare=False, repr=False)
+    grabs: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+    grabs_at: int = field(default=-1, compare=False, repr=False)
+    # The free cells as sorted spiral indices, carried from card to card by ``put_card`` and
+    # rebuilt from the grid when dropped (None) or out of step with it (``frontier_size`` is
+    # the grid size it was carried to). Not part of the state: see ``free_indices``.
+    frontier: list[int] | None = field(default=None, compare=False, repr=False)
+    frontier_size: int = field(default=-1, compare=False, repr=False)
+    # The battlefield's cells in spiral order, carried the same way by ``put_card`` and
+    # ``take_card`` (copy-on-write: a list once returned never changes) instead of a sort
+    # after every change; see ``cells_in_order``.
+    order: list[Cell] | None = field(default=None, compare=False, repr=False)
+    order_size: int = field(default=-1, compare=False, repr=False)
+    # Parts of views and listings that outlive a revision because their source rarely changes:
+    # the options and the last check (``view.public_view``), the living seats (``living_now``)
+    # and each seat's hand, sorted, next to the hand it was sorted from (``sorted_hand``). Not
+    # part of the state either.
     view_memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    cell_pieces: dict[str, PerCell] = field(default_factory=dict, compare=False, repr=False)
+    living_memo: Living | None = field(default=None, compare=False, repr=False)
+    sorted_hands: dict[int, tuple[list[str], list[str]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # This match's shared per-cell pieces (see ``PerCell``): battlefield entries of views, and
+    # the expose, place and grab actions of listings. Read-only.
+    cell_entries: PerCell = field(default_factory=lambda: PerCell(""), compare=False, repr=False)
+    expose_actions: PerCell = field(
+        default_factory=lambda: PerCell("expose"), compare=False, repr=False
+    )
+    place_actions: PerCell = field(
+        default_factory=lambda: PerCell("place"), compare=False, repr=False
+    )
+    grab_actions: PerCell = field(
+        default_factory=lambda: PerCell("grab"), compare=False, repr=False
+    )
+    # This match's listing for a seat that may only call or resign (every seat but the turn's
+    # during a turn); its two actions also end the other listings. Read-only.
+    bystander: list[dict[str, Any]] = field(
+        default_factory=lambda: [{"type": "call_ambush"}, {"type": "resign"}],
+        compare=False,
+        repr=False,
+    )
 
     def living(self) -> list[int]:
         # C-level (``compress``): asked for every view, listing and move.
         return list(compress(range(self.seats), self.alive))
 
-    def derived(self) -> dict[Any, Any]:
-        """The cache of values computed from this revision. Views and listings are asked for
-        every seat after every change, so what they share is built once; this relies on every
-        accepted action and state-changing tick bumping ``revision``."""
-        if self.view_revision != self.revision:
-            self.view_cache.clear()
-            self.view_revision = self.revision
-        return self.view_cache
+    def living_now(self) -> Living:
+        """The living seats (see ``Living``), rebuilt only when ``alive`` changed: asked for
+        every view, listing and step. Shared: do not mutate."""
+        kept = self.living_memo
+        if kept is None or kept.alive != self.alive:
+            seats = self.living()
+            opponents: dict[int, list[int | None]] = {
+                seat: [other for other in seats if other != seat] for seat in seats
+            }
+            kept = Living(list(self.alive), seats, frozenset(seats), opponents)
+            self.living_memo = kept
+        return kept
 
-    def per_cell(self, kind: str) -> PerCell:
-        """This match's shared per-cell pieces of one kind (see ``PerCell``): read-only."""
-        table = self.cell_pieces.get(kind)
-        if table is None:
-            table = self.cell_pieces[kind] = PerCell(kind)
-        return table
+    def sorted_hand(self, seat: int) -> list[str]:
+        """The seat's hand in card order. Most moves leave a given hand as it was, so the
+        sorted copy is kept across revisions and rebuilt when the hand differs from the one it
+        was sorted from. Shared by views and listings: do not mutate."""
+        hand = self.hands[seat]
+        kept = self.sorted_hands.get(seat)
+        if kept is None or kept[0] != hand:
+            kept = (list(hand), sorted(hand, key=CARD_ORDER.__getitem__))
+            self.sorted_hands[seat] = kept
+        return kept[1]
+
+    def put_card(self, cell: Cell, card: str) -> None:
+        """A card goes face down at ``cell`` (every card that goes down comes through here,
+        which keeps the frontier carried; a card that leaves drops it: ``take_card``)."""
+        grid = self.grid
+        grid[cell] = card
+        size = len(grid)
+        order = self.order
+        if order is not None and self.order_size == size - 1:
+            order = [*order]
+            insort(order, cell, key=spiral_index)
+            self.order = order
+            self.order_size = size
+        else:
+            self.order = None
+        frontier = self.frontier
+        if frontier is not None:
+            if self.frontier_size == size - 1 and grow_frontier(grid, frontier, cell):
+                self.frontier_size = size
+            else:
+                self.frontier = None
+
+    def take_card(self, cell: Cell) -> str:
+        """The card at ``cell`` leaves the battlefield (a grab)."""
+        card = self.grid.pop(cell)
+        self.frontier = None
+        order = self.order
+        if order is not None and self.order_size == len(self.grid) + 1:
+            order = [*order]
+            order.remove(cell)
+            self.order = order
+            self.order_size -= 1
+        else:
+            self.order = None
+        return card
+
+    def clear_grid(self) -> None:
+        self.grid.clear()
+        self.frontier = None
+        self.order = []
+        self.order_size = 0
+
+    def free_indices(self) -> list[int] | None:
+        """The free cells (empty, next to a card or to the deck while the battlefield is empty;
+        the reserved cell included) as sorted spiral indices, shared: do not mutate. None when
+        a card lies beyond the spiral table (a state edited by hand): use ``grid.free_cells``."""
+        frontier = self.frontier
+        if frontier is None or self.frontier_size != len(self.grid):
+            found = full_frontier(self.grid)
+            if found is None:
+                return None
+            frontier = self.frontier = sorted(found)
+            self.frontier_size = len(self.grid)
+        return frontier
 
     def cells_in_order(self) -> list[Cell]:
-        """The battlefield's cells in spiral order, shared within a revision: do not mutate."""
-        cache = self.view_cache if self.view_revision == self.revision else self.derived()
-        cells: list[Cell] | None = cache.get("cells")
-        if cells is None:
-            cells = cache["cells"] = sorted(self.grid, key=spiral_index)
-        return cells
+        """The battlefield's cells in spiral order (shared: do not mutate), as carried by
+        ``put_card`` and ``take_card``; sorted afresh when dropped or out of step with the
+        grid (``order_size`` is the grid size it was carried to)."""
+        order = self.order
+        if order is None or self.order_size != len(self.grid):
+            order = self.order = sorted(self.grid, key=spiral_index)
+            self.order_size = len(self.grid)
+        return order
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Any
 
 from engines.ambush import rules
-from engines.ambush.cards import CARD_ORDER
 from engines.ambush.state import AmbushState
 
 
@@ -34,10 +32,11 @@ def to_act(state: AmbushState) -> frozenset[int]:
     """Every living seat: anyone may call Ambush!, grab in a race or resign."""
     if state.phase == "over":
         return frozenset()
-    return frozenset(compress(range(state.seats), state.alive))
-
-
-_HAND_KEYS = tuple(f"hand{seat}" for seat in range(8))
+    # Asked before every step: ``state.living_now()`` inline on the usual path.
+    living = state.living_memo
+    if living is None or living.alive != state.alive:
+        living = state.living_now()
+    return living.frozen
 
 
 def seat_view(state: AmbushState, seat: int | None) -> dict[str, Any]:
@@ -49,12 +48,9 @@ def seat_view(state: AmbushState, seat: int | None) -> dict[str, Any]:
     host) asks for every seat after every change; each call adds the seat's own cards to a
     fresh copy. Nested parts are shared between calls (see ``public_view``): treat a view as
     read-only."""
-    # ``state.derived()`` inline on the usual path: this runs for every seat after every change.
-    public = state.view_cache.get("public") if state.view_revision == state.revision else None
-    if public is None:
-        result = rules.outcome(state)
-        public = public_view(state, None if result is None else result.to_json())
-        state.derived()["public"] = public
+    public = state.public
+    if public is None or state.public_at != state.revision:
+        public = _public(state)
     out = dict(public)
     if seat is None or not 0 <= seat < state.seats:
         return out
@@ -64,42 +60,54 @@ def seat_view(state: AmbushState, seat: int | None) -> dict[str, Any]:
             {"cell": [x, y], "card": looks[x, y]} if (x, y) in looks else {"cell": [x, y]}
             for x, y in state.cells_in_order()
         ]
-    # Most moves leave a given hand as it was: its sorted copy is kept across revisions (views
-    # are read-only) and rebuilt when the hand differs from the one it was sorted from.
-    hand = state.hands[seat]
-    memo_key = _HAND_KEYS[seat]
-    sorted_from = state.view_memo.get(memo_key)
-    if sorted_from is None or sorted_from[0] != hand:
-        sorted_from = (list(hand), sorted(hand, key=CARD_ORDER.__getitem__))
-        state.view_memo[memo_key] = sorted_from
-    out["hand"] = sorted_from[1]
+    # ``state.sorted_hand(seat)`` inline on the usual path (the hand as it was last sorted).
+    sorted_from = state.sorted_hands.get(seat)
+    if sorted_from is not None and sorted_from[0] == state.hands[seat]:
+        out["hand"] = sorted_from[1]
+    else:
+        out["hand"] = state.sorted_hand(seat)
     return out
+
+
+def _public(state: AmbushState) -> dict[str, Any]:
+    """The public part for this revision, built and kept (see ``AmbushState.public``)."""
+    result = rules.outcome(state)
+    public = state.public = public_view(state, None if result is None else result.to_json())
+    state.public_at = state.revision
+    return public
+
+
+def _castles(state: AmbushState) -> list[dict[str, Any]]:
+    # A plain loop over local names: a list comprehension is a function call of its own.
+    castles = []
+    names, hp, ward = state.names, state.hp, state.ward
+    alive, resigned, hands, captured = state.alive, state.resigned, state.hands, state.captured
+    for seat in range(state.seats):
+        castles.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "hp": hp[seat],
+                "ward": ward[seat],
+                "alive": alive[seat],
+                "resigned": resigned[seat],
+                "hand_count": len(hands[seat]),
+                "captured_count": len(captured[seat]),
+            }
+        )
+    return castles
 
 
 def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str, Any]:
     """What everyone may know: a spectator's view, and the base of every seat's view."""
     # Built after every move, so: shared per-cell entries, the living seats as the sorted
     # ``to_act`` (no frozenset).
-    battlefield = list(map(state.per_cell("").__getitem__, state.cells_in_order()))
-    castles = [
-        {
-            "seat": s,
-            "name": state.names[s],
-            "hp": state.hp[s],
-            "ward": state.ward[s],
-            "alive": state.alive[s],
-            "resigned": state.resigned[s],
-            "hand_count": len(state.hands[s]),
-            "captured_count": len(state.captured[s]),
-        }
-        for s in range(state.seats)
-    ]
     memo = state.view_memo
     phase = state.phase
     # The living seats change only when a castle falls: kept while ``alive`` is the same.
-    living = memo.get("living")
-    if living is None or living[0] != state.alive:
-        living = memo["living"] = (list(state.alive), state.living())
+    living = state.living_memo
+    if living is None or living.alive != state.alive:
+        living = state.living_now()
     # The options never change and the last check only at a race's end: their view copies
     # are kept across revisions (views are read-only) and rebuilt when the source is replaced.
     options = memo.get("options")
@@ -117,16 +125,16 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
         "game": "ambush",
         "phase": phase,
         "seats": state.seats,
-        "to_act": [] if phase == "over" else living[1],
-        "awaiting": _awaiting_list(state),
+        "to_act": [] if phase == "over" else living.seats,
+        "awaiting": [state.turn] if phase == "turn" else _awaiting_list(state),
         "outcome": outcome,
         "options": options,
         "turn": state.turn,
         "turn_number": state.turn_number,
         "step": state.step,
         "deck_count": len(state.deck),
-        "castles": castles,
-        "battlefield": battlefield,
+        "castles": _castles(state),
+        "battlefield": list(map(state.cell_entries.__getitem__, state.cells_in_order())),
         "exposed": None,
         "reserved": None,
         "placing_left": len(state.placing),
@@ -143,19 +151,26 @@ def public_view(state: AmbushState, outcome: dict[str, Any] | None) -> dict[str,
         out["reserved"] = {"cell": [x, y], "card": card}
     race = state.race
     if race is not None:
+        # Built after every grab: no builtin calls (``min``, ``list``) where an expression does.
         table = state.rules
-        ends_at = min(
-            race.last_grab_at + table.ambush_idle_ms, race.started_at + table.ambush_max_ms
-        )
+        last = race.last_grab_at
+        max_end = race.started_at + table.ambush_max_ms
+        ends_at = last + table.ambush_idle_ms
+        if ends_at > max_end:
+            ends_at = max_end
+        busy = []  # the seats whose hand is free only after the last grab
+        for seat, free_at in enumerate(race.next_free):
+            if free_at > last:
+                busy.append(seat)
         out["race"] = {
             "caller": race.caller,
             "started_at": race.started_at,
             "ends_at": ends_at,
             "deadline": ends_at,
-            "max_end": race.started_at + table.ambush_max_ms,
-            "last_grab_at": race.last_grab_at,
-            "next_free": list(race.next_free),
-            "busy": [s for s in range(state.seats) if race.next_free[s] > race.last_grab_at],
+            "max_end": max_end,
+            "last_grab_at": last,
+            "next_free": [*race.next_free],
+            "busy": busy,
             "grabs": race.grabs,
         }
     if state.returning is not None:

@@ -145,3 +145,40 @@ def test_bots_finish_games_of_every_size() -> None:
         bots: list[Bot] = [HeuristicBot(s, 40 + s) for s in range(seats)]
         record = playout(ENGINE, bots, seed=seats)
         assert record.outcome is not None and record.rejected == []
+
+
+class _CheckedBot(HeuristicBot):
+    """A HeuristicBot that scores the whole listing on every re-aim, as before the ranking
+    was carried, and checks the carried choice against it."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        super().__init__(seat, seed)
+        self.aims = 0
+
+    def choose_grab(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> Any:
+        best: tuple[int, int] | None = None
+        best_value = 0.0
+        for action in legal:
+            if action["type"] == "grab":
+                cell = (action["cell"][0], action["cell"][1])
+                value = self.value(cell)
+                if value > best_value or (value == best_value and best is not None and cell < best):
+                    best, best_value = cell, value
+        chosen = super().choose_grab(view, legal)
+        assert chosen == best
+        self.aims += 1
+        return chosen
+
+    def still_down(self, plan: Decision, legal: list[dict[str, Any]]) -> bool:
+        kept = super().still_down(plan, legal)
+        assert kept == (plan.action in legal)
+        return kept
+
+
+def test_heuristic_bot_carried_grab_ranking_equals_scoring_the_whole_listing() -> None:
+    for seats in (2, 3, 4):
+        for game in range(3):
+            bots = [_CheckedBot(s, game * 10 + s) for s in range(seats)]
+            record = playout(ENGINE, list(bots), seed=100 + game)
+            assert record.outcome is not None
+            assert sum(bot.aims for bot in bots) > 0
