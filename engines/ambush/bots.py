@@ -5,46 +5,20 @@ from __future__ import annotations
 from operator import countOf, itemgetter
 from typing import Any
 
-from engines.ambush.cards import AMBUSH, CARDS
+from engines.ambush.bot_values import (
+    DAMAGE_ORDER,
+    DAMAGING,
+    SPARE,
+    UNKNOWN_VALUE,
+    VALUES,
+    WORTH,
+)
+from engines.ambush.cards import AMBUSH
 from engines.base import Decision, Rng
 
 Action = dict[str, Any]
 CellKey = tuple[int, int]
-
-# How much a card is worth capturing (or keeping at the hand limit); unknown cells sit between.
-VALUES: dict[str, float] = {
-    "ambush": 9.0,
-    "dragon": 8.5,
-    "battering_ram": 8.0,
-    "treasure": 7.0,
-    "knight": 6.0,
-    "elven_archer": 5.0,
-    "fire_mage": 5.5,
-    "healer": 5.0,
-    "shieldbearer": 5.0,
-    "scout": 4.5,
-    "trickster": 4.0,
-    "thief": 4.5,
-    "footman": 4.0,
-    "booby_trap": -5.0,
-}
-UNKNOWN_VALUE = 3.0
-# A remembered card's value, and None (a cell not remembered) worth UNKNOWN_VALUE: one lookup.
-_WORTH: dict[str | None, float] = {None: UNKNOWN_VALUE}
-_WORTH.update(VALUES)
 _CELL = itemgetter("cell")
-# The order HeuristicBot plays damaging cards in: most damage, Ambush! cards last among equals
-# (kept for calls), then the least valuable; looked up per card instead of rebuilt each turn.
-_DAMAGE_ORDER: dict[str, tuple[int, bool, float]] = {
-    card_id: (card.damage, card_id != AMBUSH, -VALUES.get(card_id, 0))
-    for card_id, card in CARDS.items()
-}
-
-
-# The cards HeuristicBot plays for damage, and those it may play when it has none (it keeps
-# its heals, wards and treasure).
-_DAMAGING = frozenset(card_id for card_id, card in CARDS.items() if card.damage > 0)
-_SPARE = frozenset(CARDS) - {"healer", "shieldbearer", "treasure"}
 
 
 def _key(cell: Any) -> CellKey:
@@ -331,7 +305,7 @@ class HeuristicBot(_Bot):
         ranking = self.ranking
         if ranking is None:
             recalled = self.known.get
-            worth = _WORTH.get
+            worth = WORTH.get
             scored = []
             for action in legal:
                 if action["type"] == "grab":
@@ -391,12 +365,12 @@ class HeuristicBot(_Bot):
             choice = pick("thief", richest)
             if choice is not None:
                 return choice
-        damaging = list(filter(_DAMAGING.__contains__, hand))
+        damaging = list(filter(DAMAGING.__contains__, hand))
         if damaging:
             # Keep Ambush! cards for calls: among equal damage, the other card goes first.
-            best = max(damaging, key=_DAMAGE_ORDER.__getitem__)
+            best = max(damaging, key=DAMAGE_ORDER.__getitem__)
             return pick(best, weakest) or legal[0]
-        spare = next(filter(_SPARE.__contains__, hand), None)
+        spare = next(filter(SPARE.__contains__, hand), None)
         if spare is not None:
             return pick(spare, richest) or legal[0]
         return legal[0]
