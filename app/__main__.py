@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import sys
 from pathlib import Path
 
 import uvicorn
@@ -29,6 +30,13 @@ def migrate(database_url: str) -> None:
     """Bring the schema to the newest revision (idempotent)."""
     ensure_sqlite_dir(database_url)
     command.upgrade(alembic_config(database_url), "head")
+
+
+def serve_command(port: int, host: str = "127.0.0.1") -> list[str]:
+    """The command line that serves Rampart from another process (tests and benchmarks start
+    it this way), logging warnings only."""
+    serve = ["-m", "app", "--host", host, "--port", str(port), "--log-level", "warning"]
+    return [sys.executable, *serve]
 
 
 def tune_gc() -> None:

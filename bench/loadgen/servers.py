@@ -13,6 +13,8 @@ from typing import Any
 
 import httpx
 
+from app.__main__ import serve_command
+
 ROOT = Path(__file__).resolve().parents[2]
 LOAD_SCRIPT = ROOT / "bench" / "load.py"
 
@@ -31,17 +33,7 @@ def start_rampart(port: int, database_url: str | None) -> tuple[subprocess.Popen
     }
     log = open(workdir / "server.log", "wb")  # noqa: SIM115 - lives as long as the server
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
+        serve_command(port),
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -10,7 +10,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from typing import Any, ClassVar
 
 import httpx
 import websockets
+
+from app.__main__ import serve_command
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("RAMPART_TEST_PG_URL")
@@ -82,17 +83,7 @@ class Server:
         self.log_path = log_dir / f"server-{self.port}.log"
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "app",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--log-level",
-                    "warning",
-                ],
+                serve_command(self.port),
                 cwd=ROOT,
                 env=env,
                 stdout=log,
