@@ -18,10 +18,9 @@ class Listener(Protocol):
     def close(self, code: int = 1000) -> None: ...
 
 
-def dumps(message: Any) -> str:
-    """Compact JSON text (``app.jsonenc``; orjson, because the server encodes every view for
-    every seat)."""
-    return encode_text(message)
+# Compact JSON text (orjson, because the server encodes every view for every seat): the one
+# encoder of ``app.jsonenc`` itself, not a wrapper, as it runs several times per move.
+dumps = encode_text
 
 
 def error(code: str, message: str, client_seq: int | None = None) -> dict[str, Any]:
