@@ -47,19 +47,13 @@ class Card:
     text: str
     to_scape: bool
     """Whether the play symbol lands the card in the emberscape (so it needs a free slot)."""
+    attack: str | None
+    """The card's attack effect (at most one), or None."""
+    choice: str | None
+    """The card's own-card choice effect (at most one; hex also chooses a hand card), or None.
 
-    @property
-    def attack(self) -> str | None:
-        """The card's attack effect (at most one), or None."""
-        return next((do for do, _ in self.effects if do in ATTACKS), None)
-
-    @property
-    def choice(self) -> str | None:
-        """The card's own-card choice effect (at most one; hex also chooses a hand card)."""
-        for do, _ in self.effects:
-            if do in CHOICES or do == "hex":
-                return do
-        return None
+    Both are read for every legal listing and bot decision, so they are worked out once here.
+    """
 
 
 @dataclass(frozen=True)
@@ -125,6 +119,8 @@ def _card(raw: Mapping[str, Any]) -> Card:
         source=str(raw["source"]),
         text=str(raw["text"]),
         to_scape=raw["play"] in SCAPE_PLAYS,
+        attack=next((do for do in kinds if do in ATTACKS), None),
+        choice=next((do for do in kinds if do in CHOICES or do == "hex"), None),
     )
 
 

@@ -19,10 +19,15 @@ from engines.ember.cards import CARDS, HERO_IDS
 from engines.ember.effects import shown
 from engines.ember.state import HAND_LIMIT, EmberState, Player
 from engines.ember.targeting import has_room, play_options, playable, response_options
+from engines.ember.view import refresh as refresh_views
 from engines.ember.view import view as build_view
 
 GAME = "ember"
 RESIGN: dict[str, Any] = {"type": "resign"}
+MAX_SEATS = 4
+# ``to_act`` is asked several times per change (host, listing, apply, views): one set per
+# seat, built once.
+ALONE = tuple(frozenset({seat}) for seat in range(MAX_SEATS))
 
 
 def _bad(name: str, message: str) -> InvalidAction:
@@ -69,7 +74,7 @@ class EmberEngine:
     id: ClassVar[str] = GAME
     title: ClassVar[str] = "Ember: Shroud of the Shadow Demon"
     min_seats: ClassVar[int] = 2
-    max_seats: ClassVar[int] = 4
+    max_seats: ClassVar[int] = MAX_SEATS
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> EmberState:
         """A new match. Options: ``heroes`` (list per seat or "random"; absent: each seat
@@ -119,8 +124,8 @@ class EmberEngine:
         if state.phase == "hero":
             return frozenset(state.choosing[:1])
         if state.window is not None:
-            return frozenset({state.window["seat"]})
-        return frozenset({state.turn})
+            return ALONE[state.window["seat"]]
+        return ALONE[state.turn]
 
     def awaiting(self, state: EmberState) -> frozenset[int]:
         """Every seat in ``to_act`` must act (a response window needs its pass)."""
@@ -147,7 +152,12 @@ class EmberEngine:
                 actions.append({"type": "pass"})
             actions += [{"type": "mode", "card": uid} for uid in player.hand]
         elif state.phase == "play":
+            kinds = state.kinds
             for uid in playable(state, seat):
+                card = CARDS[kinds[uid]]
+                if card.attack is None and card.choice is None:
+                    actions.append({"type": "play", "card": uid})  # nothing to declare
+                    continue
                 actions += [
                     {"type": "play", "card": uid, **option}
                     for option in play_options(state, seat, uid)
@@ -193,6 +203,8 @@ class EmberEngine:
         events: list[Event] = []
         if kind != "resign":
             require(seat in self.to_act(state), f"{GAME}/not_your_turn", "not your move")
+        # Views check the players' facts again (after a refusal, they find them unchanged).
+        state.version += 1
         handler(state, seat, action, at_ms, events)
         turns.settle(state, events, at_ms)
         return events
@@ -340,6 +352,7 @@ class EmberEngine:
         if due is None or now_ms < due:
             return []
         events: list[Event] = []
+        state.version += 1
         stack.close_window(state, "timeout", events)
         turns.after_stack(state, events, now_ms)
         turns.settle(state, events, now_ms)
@@ -351,13 +364,15 @@ class EmberEngine:
         return state.window["opened_ms"] + state.response_ms
 
     def view(self, state: EmberState, seat: int | None) -> dict[str, Any]:
-        result = self.outcome(state)
-        return build_view(
-            state,
-            seat,
-            sorted(self.to_act(state)),
-            result.to_json() if result is not None else None,
-        )
+        if state.seen_version != state.version:
+            # The first view since the last change: the parts every seat's view shares.
+            result = turns.outcome(state) if state.phase == "over" else None
+            refresh_views(
+                state,
+                sorted(self.to_act(state)),
+                result.to_json() if result is not None else None,
+            )
+        return build_view(state, seat)
 
     def outcome(self, state: EmberState) -> Outcome | None:
         return turns.outcome(state)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.base import Rng
 from engines.ember.cards import CARDS, Card
+
+if TYPE_CHECKING:
+    from engines.ember.view import Seen
 
 HAND_LIMIT = 9
 SCAPE_SIZE = 5
@@ -15,6 +18,8 @@ ARCANE_COUNT = 4
 OPENING_HAND = 5
 
 ZONES = ("deck", "hand", "arcane", "scape", "mode_pile", "collection", "discard")
+# EmberState fields kept for speed only: not part of the match, not serialised.
+DERIVED = frozenset({"seen", "shared", "version", "seen_version"})
 
 
 @dataclass
@@ -79,6 +84,15 @@ class EmberState:
     choosing: list[int] = field(default_factory=list)
     resigned_order: list[int] = field(default_factory=list)
     reason: str | None = None
+    # Derived, not serialised: per seat, the view parts last built and the facts they show
+    # (``view.Seen``), so views after a change rebuild only the players it touched, and the
+    # view parts every seat shares (``view.refresh``); both were last brought up to date at
+    # ``seen_version``. ``version`` is bumped by every ``apply`` and ``tick`` (and by
+    # ``touched``), so the views after one change (one per seat) do that once, not per view.
+    seen: list[Seen] = field(default_factory=list, init=False, compare=False, repr=False)
+    shared: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    version: int = field(default=0, init=False, compare=False, repr=False)
+    seen_version: int = field(default=-1, init=False, compare=False, repr=False)
 
     def card(self, uid: int) -> Card:
         return CARDS[self.kinds[uid]]
@@ -88,7 +102,7 @@ class EmberState:
         return [s for s, p in enumerate(self.players) if not p.resigned]
 
     def to_json(self) -> dict[str, Any]:
-        data = {name: value for name, value in self.__dict__.items()}
+        data = {name: value for name, value in self.__dict__.items() if name not in DERIVED}
         data["players"] = [p.to_json() for p in self.players]
         data["rng"] = self.rng.to_json()
         data["stack"] = [dict(item) for item in self.stack]
@@ -131,11 +145,21 @@ def mode_of(state: EmberState, seat: int) -> str | None:
 def lasting_count(state: EmberState, seat: int, kind: str) -> int:
     """How many face-up lasting cards of ``kind`` sit in the seat's emberscape."""
     player = state.players[seat]
-    return sum(
-        1 for uid in player.scape if uid not in player.face_down and state.card(uid).lasting == kind
-    )
+    kinds = state.kinds
+    count = 0
+    for uid in player.scape:
+        # Asked in every draw phase and attack listing; lasting cards are few, so test that first.
+        if CARDS[kinds[uid]].lasting == kind and uid not in player.face_down:
+            count += 1
+    return count
 
 
 def stones(state: EmberState, uids: list[int]) -> int:
     kinds = state.kinds
     return sum(CARDS[kinds[uid]].stones for uid in uids)
+
+
+def touched(state: EmberState) -> None:
+    """The state was changed outside ``apply``/``tick`` (tests building a position): the
+    views check every player's facts again."""
+    state.version += 1

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.ember.cards import CARD_ATTACKS, HAND_ATTACKS, PROTECTABLE, Card
+from engines.ember.cards import CARD_ATTACKS, CARDS, HAND_ATTACKS, PROTECTABLE, Card
 from engines.ember.state import SCAPE_SIZE, EmberState, lasting_count, mode_of
 
 SCAPE_WARDED = frozenset({"steal_scape", "destroy_scape", "capture", "collect_scape"})
+# By seat count and seat: the other seats, from the seat on the left round the table.
+TURN_ORDER = {
+    seats: [[(seat + k) % seats for k in range(1, seats)] for seat in range(seats)]
+    for seats in range(2, 5)
+}
 
 
 def is_blocked(state: EmberState, target: int, attack: str) -> bool:
@@ -25,8 +30,8 @@ def is_blocked(state: EmberState, target: int, attack: str) -> bool:
 
 def opponents(state: EmberState, seat: int) -> list[int]:
     """Opponents still in play, in turn order starting at the seat on the left."""
-    order = [(seat + k) % state.seats for k in range(1, state.seats)]
-    return [s for s in order if not state.players[s].resigned]
+    players = state.players
+    return [s for s in TURN_ORDER[state.seats][seat] if not players[s].resigned]
 
 
 def attack_targets(state: EmberState, seat: int, card: Card) -> list[tuple[int, int | None]]:
@@ -87,6 +92,8 @@ def play_options(
     Rulebook, Attacking an opponent: when an attack has a legal target, one must be declared.
     """
     card = state.card(uid)
+    if card.attack is None and card.choice is None:
+        return [{}]  # most cards declare nothing (listed for every hand card, every change)
     targets: list[tuple[int | None, int | None]] = list(attack_targets(state, seat, card))
     if not targets:
         targets = [(None, None)]
@@ -107,7 +114,11 @@ def play_options(
 
 def playable(state: EmberState, seat: int) -> list[int]:
     """The hand cards that may be played now (those with room to land)."""
-    return [uid for uid in state.players[seat].hand if has_room(state, seat, uid)]
+    player = state.players[seat]
+    if len(player.scape) < SCAPE_SIZE:
+        return list(player.hand)
+    kinds = state.kinds
+    return [uid for uid in player.hand if not CARDS[kinds[uid]].to_scape]
 
 
 def attacked_seat(state: EmberState, item: dict[str, Any]) -> int | None:

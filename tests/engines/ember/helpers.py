@@ -11,7 +11,7 @@ import pytest
 from engines.base import ActionError
 from engines.ember.cards import CARDS
 from engines.ember.engine import EmberEngine
-from engines.ember.state import EmberState
+from engines.ember.state import EmberState, touched
 
 ENGINE = EmberEngine()
 HEROES = ["yvera", "serephene", "rowl", "kaldoren"]
@@ -56,6 +56,7 @@ def pull(state: EmberState, seat: int, card: str) -> int:
     """Take a card of kind ``card`` out of the seat's deck (the bottom-most, from the library)."""
     found = next(u for u in reversed(state.players[seat].deck) if state.kinds[u] == card)
     state.players[seat].deck.remove(found)
+    touched(state)
     return found
 
 
