@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ import uvicorn
 from alembic import command
 from alembic.config import Config
 
+from app.collector import CollectorPolicy
 from app.config import get_settings
 from app.db.engine import ensure_sqlite_dir
 from app.realtime.frames import FrameProtocol
@@ -39,14 +39,14 @@ def serve_command(port: int, host: str = "127.0.0.1") -> list[str]:
     return [sys.executable, *serve]
 
 
-def tune_gc() -> None:
-    """Keep the cyclic GC off the move path: everything loaded so far (modules, the app, the
-    engines' card data) is frozen out of collections, and young collections run after 50,000
-    allocations instead of 700. A full collection of a loaded server otherwise stalls the
-    loop for 40-220 ms (measured under the tally workload), every few seconds."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+def tune_gc() -> CollectorPolicy:
+    """Keep the cyclic garbage collector's stalls off the move path (``app.collector``):
+    start-up's objects are frozen now, survivors every second, and a full collection runs
+    only when the frozen heap has doubled."""
+    policy = CollectorPolicy()
+    policy.install()
+    policy.run_in_background()
+    return policy
 
 
 def main() -> None:
