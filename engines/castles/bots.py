@@ -7,36 +7,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Decision, Rng
+from engines.base import Decision
 from engines.botkit import SeededBot, without_resign
+from engines.castles.bot_values import (
+    ASSASSIN,
+    BUILD_VALUE,
+    BUILDING,
+    CIVILIAN,
+    COUNTED_PLAYS,
+    LAST_DITCH_HP,
+    NO_GAIN,
+    RULE_OF_KIND,
+    SOLDIER,
+    SPY,
+    VALUE,
+    move_rule,
+)
 
 Action = dict[str, Any]
-VALUE = {  # how much a side wants an enemy card gone
-    "castle": 9,
-    "general": 7,
-    "wizard": 7,
-    "spearman": 5,
-    "archer": 5,
-    "catapult": 4,
-    "cannon": 3,
-    "siege_tower": 4,
-    "builder": 3,
-    "armoury": 3,
-    "medic": 2,
-    "mason": 2,
-    "assassin": 4,
-    "spy": 2,
-    "wall": 2,
-    "watchtower": 2,
-}
-BUILD_VALUE = {
-    "wall": 9,
-    "armoury": 7,
-    "catapult": 6,
-    "cannon": 4,
-    "watchtower": 3,
-    "siege_tower": 5,
-}
 
 
 class _Timed(SeededBot):
@@ -79,40 +67,75 @@ class RandomBot(_Timed):
 
 
 class HeuristicBot(_Timed):
-    """Scores each legal action from the open board and plays the best until nothing helps."""
+    """Scores the legal actions from the open board and plays the best until nothing helps."""
 
     def __init__(self, seat: int, seed: int) -> None:
         super().__init__(seat, seed)
         self._hand: tuple[list[dict[str, Any]], dict[int, str]] | None = None
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """The best-scoring action (``_Scorer.score``; ties drawn by the bot's Rng), or
+        ``legal[0]`` (end the turn) when nothing scores above 0.
+
+        ``legal.turn_actions`` lists end_turn, the plays, the moves, the Actions, resign. The
+        Actions and plays are scored first: a move scores at most ``_Scorer.move_ceiling`` and
+        an attack 12 or more, so the moves (most of a listing, and the board counts they read)
+        are scored only when one of them could still win."""
         if view["phase"] == "response":
             return self._respond({c["id"]: c for c in view["in_play"]}, legal)
         side = view["side"]
         scorer = _Scorer(view, side, self._hand_kinds(view["hand"]))
-        act, play = _Scorer.act, _Scorer.play
-        rng = self.rng
-        # Moves, most of a listing, are scored here without a call each: a card's moves come
-        # together, so its own facts are looked up once (``mover``) and each destination costs
-        # a few comparisons. ``_Scorer.move`` is the same rule, spelled out (test_bots.py compares).
+        best_score, tied = 0.0, [0]  # indices of the best-scoring actions so far
+        moves_end = len(legal) - 1  # resign, scored 0
+        act = scorer.act
+        while moves_end > 0 and legal[moves_end - 1]["type"] == "act":
+            moves_end -= 1
+            score = act(legal[moves_end])
+            if score > best_score:
+                best_score, tied = score, [moves_end]
+            elif score == best_score and score > 0:
+                tied.append(moves_end)
+        moves_start = 1  # after end_turn
+        play = scorer.play
+        while moves_start < moves_end and legal[moves_start]["type"] == "play":
+            score = play(legal[moves_start])
+            if score > best_score:
+                best_score, tied = score, [moves_start]
+            elif score == best_score and score > 0:
+                tied.append(moves_start)
+            moves_start += 1
+        if moves_start < moves_end and best_score <= scorer.move_ceiling():
+            best_score, tied = self._moves(scorer, legal, moves_start, moves_end, best_score, tied)
+        if len(tied) == 1:
+            return legal[tied[0]]
+        tied.sort()  # listing order, whatever order they were scored in
+        return legal[tied[self.rng.randbelow(len(tied))]]
+
+    @staticmethod
+    def _moves(
+        scorer: _Scorer, legal: list[Action], start: int, end: int, best: float, tied: list[int]
+    ) -> tuple[float, list[int]]:
+        """Score ``legal[start:end]``, the moves, into ``best`` and ``tied``, without a call
+        each: a card's moves come together, so its own facts are looked up once (``mover``) and
+        each destination costs a few comparisons. ``_Scorer.move`` is the same rule, spelled
+        out (test_bots.py compares)."""
+        scorer.count()
+        side = scorer.side
         by_id, mine_by_zone, foes_by_zone = scorer.board, scorer.mine_by_zone, scorer.foes_by_zone
         soldiers, threat = scorer.soldiers, scorer.threat
-        home, middle, hand_sizes = scorer.home, scorer.middle, view["hand_sizes"]
-        mover, rule, start, strength, zone, is_archer = -1, NO_GAIN, 0, 0, 0, False
-        # The best so far scores ``best_score`` plus a tie-break noise in [0, 0.01) drawn when it
-        # became the best. The Rng is counter-based, so the draw only advances the position
-        # here and its value is computed when a later score comes close enough for it to
-        # matter (rarely: scores step by 0.1 or more); the choices and draws are unchanged.
-        best, best_score, noise_at = legal[0], 0.0, -1
-        for action in legal:
-            kind = action["type"]
-            if kind == "move":
+        home, middle, hand_sizes = scorer.home, scorer.middle, scorer.view["hand_sizes"]
+        mover, rule, start_depth, strength, zone, is_archer = -1, NO_GAIN, 0, 0, 0, False
+        for index in range(start, end):
+            action = legal[index]
+            if action["type"] != "move":  # not in a listing of this engine; scored plainly
+                score = scorer.score(action)
+            else:
                 card_id = action["card"]
                 if card_id != mover:
                     mover = card_id
                     card = by_id[card_id]
                     zone = card["zone"]
-                    start = zone if side == 0 else 5 - zone
+                    start_depth = zone if side == 0 else 5 - zone
                     rule = RULE_OF_KIND.get(card["kind"]) or move_rule(card)
                     is_archer = card["kind"] == "archer"
                     strength = mine_by_zone[zone]
@@ -120,16 +143,12 @@ class HeuristicBot(_Timed):
                     continue
                 to: int = action["to"]
                 to_depth = to if side == 0 else 5 - to
-                gain = to_depth - start
+                gain = to_depth - start_depth
                 if rule == SOLDIER:
                     foes_there = foes_by_zone[to]
                     if threat and gain < 0 and to_depth >= 1:
                         score = 6.0  # fall back to defend the Castle
-                    elif (
-                        gain > 0
-                        and not (is_archer and to_depth > 3)
-                        and (soldiers >= 4 or foes_there or to_depth <= 2)
-                    ):
+                    elif gain > 0 and not (is_archer and to_depth > 3):
                         score = 2.0 + gain + (2 if foes_there else 0) + 0.1 * strength
                     else:
                         continue
@@ -151,20 +170,11 @@ class HeuristicBot(_Timed):
                     if to_depth > 5 or soldiers < 2:
                         continue
                     score = 1.0 + gain
-            elif kind == "act":
-                score = act(scorer, action)
-            elif kind == "play":
-                score = play(scorer, action)
-            else:
-                continue  # end_turn and resign score 0: never the best
-            if score > best_score:
-                if noise_at >= 0 and score < best_score + 0.02:
-                    noisy = best_score + Rng(rng.seed, noise_at).random() * 0.01
-                    if not score > noisy:
-                        continue
-                best, best_score, noise_at = action, score, rng.position
-                rng.position += 1  # the noise draw, its value computed only if needed
-        return best
+            if score > best:
+                best, tied = score, [index]
+            elif score == best and score > 0:
+                tied.append(index)
+        return best, tied
 
     def _hand_kinds(self, hand: list[dict[str, Any]]) -> dict[int, str]:
         """Card id -> kind for the hand; the engine hands out the same list object while the
@@ -183,23 +193,6 @@ class HeuristicBot(_Timed):
         return max(scored, key=lambda pair: pair[0])[1] if scored else legal[0]
 
 
-# How a card's move is scored: by kind for the Spy, Assassin, General and Wizard, else by type
-# (any other card by the Soldiers' rule). Nonzero: ``choose`` reads the memo with ``or``.
-NO_GAIN, SOLDIER, SPY, ASSASSIN, CIVILIAN, BUILDING = range(1, 7)
-KIND_MOVE_RULES = {"spy": SPY, "assassin": ASSASSIN, "general": NO_GAIN, "wizard": NO_GAIN}
-TYPE_MOVE_RULES = {"civilian": CIVILIAN, "building": BUILDING}
-RULE_OF_KIND: dict[str, int] = {}  # a kind's rule, filled as kinds are met (a kind has one type)
-
-
-def move_rule(card: dict[str, Any]) -> int:
-    """The rule that scores moves of ``card`` (kept in RULE_OF_KIND)."""
-    rule = KIND_MOVE_RULES.get(card["kind"])
-    if rule is None:
-        rule = TYPE_MOVE_RULES.get(card["type"], SOLDIER)
-    RULE_OF_KIND[card["kind"]] = rule
-    return rule
-
-
 class _Scorer:
     """Reads one view once so each legal action costs a few dictionary lookups to score."""
 
@@ -209,17 +202,27 @@ class _Scorer:
         self.hand = hand
         self.home = 0 if side == 0 else 5
         self.middle = 1 if side == 0 else 4
-        # One pass over the board for every count the scores read (locals: this runs before
-        # every decision). Counting only the entries changed since the last decision is no
-        # cheaper: finding them costs a pass too, and a third of the decisions follow a card
-        # entering or leaving play.
-        foes_by_zone = [0] * 6  # units per zone 0..5 (cards in play always have a zone)
+        self.board = {card["id"]: card for card in view["in_play"]}  # id -> entry
+        self.counted = False  # the counts below are filled by ``count``, for moves and a few plays
+        self.foes_by_zone = self.mine_by_zone = [0] * 6  # units per zone 0..5
+        self.soldiers = self.enemy_soldiers = self.threat = self.ready_shooters = 0
+        self._burnable: list[list[dict[str, Any]]] | None = None  # by zone, for Incendiarism
+
+    def move_ceiling(self) -> float:
+        """No move scores more: a Soldier's 6 + 0.1 per own unit in its zone (``move``)."""
+        return 6.0 + 0.1 * len(self.board)
+
+    def count(self) -> None:
+        """One pass over the board for every count the moves and some plays read; a decision
+        whose Actions outscore every move never needs it."""
+        if self.counted:
+            return
+        self.counted = True
+        side = self.side
+        foes_by_zone = [0] * 6  # cards in play always have a zone
         mine_by_zone = [0] * 6
         soldiers = enemy_soldiers = threat = ready_shooters = 0
-        board: dict[int, dict[str, Any]] = {}  # id -> entry, filled in the same pass
-        self.board = board
-        for card in view["in_play"]:
-            board[card["id"]] = card
+        for card in self.view["in_play"]:
             card_type = card["type"]
             zone = card["zone"]
             if card["side"] == side:
@@ -243,7 +246,6 @@ class _Scorer:
         self.enemy_soldiers = enemy_soldiers
         self.threat = threat
         self.ready_shooters = ready_shooters
-        self._burnable: list[list[dict[str, Any]]] | None = None  # by zone, for Incendiarism
 
     def depth(self, zone: int) -> int:
         return zone if self.side == 0 else 5 - zone
@@ -266,15 +268,20 @@ class _Scorer:
         target = self.board.get(action.get("target", -1))
         if target is None:
             return 0.0
+        if actor["kind"] in ("mason", "medic"):
+            if target["side"] != self.side:
+                return -1.0  # never mend the enemy's cards
+            if target["kind"] == "castle":  # 1 HP of 50 is worth an Action only at the end
+                return 7.0 if target["hp"] <= LAST_DITCH_HP else 0.0
+            return 4.0
         if target["side"] == self.side:
-            if actor["kind"] in ("mason", "medic"):
-                return 4.0 + (3 if target["kind"] == "castle" else 0)
             return -1.0  # never shoot your own cards
         value = VALUE.get(target["kind"], 2)
         kill = target["hp"] <= 3 and target["kind"] != "castle"
         return 10.0 + value + (6 if kill else 0)
 
     def move(self, action: Action) -> float:
+        self.count()
         card = self.board[action["card"]]
         to: int = action["to"]
         to_depth = self.depth(to)
@@ -288,12 +295,9 @@ class _Scorer:
         foes_there = self.foes_by_zone[to]
         if self.threat and gain < 0 and to_depth >= 1:
             return 6.0  # fall back to defend the Castle
-        if gain > 0:
-            if card["kind"] == "archer" and to_depth > 3:
-                return 0.0
+        if gain > 0 and not (card["kind"] == "archer" and to_depth > 3):
             strength = self.mine_by_zone[zone]
-            if self.soldiers >= 4 or foes_there or to_depth <= 2:
-                return 2.0 + gain + (2 if foes_there else 0) + 0.1 * strength
+            return 2.0 + gain + (2 if foes_there else 0) + 0.1 * strength
         return 0.0
 
     def other_move(self, rule: int, zone: int, to: int, gain: int, to_depth: int) -> float:
@@ -314,7 +318,7 @@ class _Scorer:
         if kind == "builder":
             wants = any(k in BUILD_VALUE for k in self.hand.values())
             return (4.0 if wants else 1.0) if zone == self.home else 0.0
-        if kind in ("mason", "medic"):
+        if kind == "mason":  # not the Medic: 1 HP for a Soldier is seldom worth its Action
             return 2.0 if zone == self.middle else 0.0
         return self._card_effect(kind, action)
 
@@ -344,6 +348,8 @@ class _Scorer:
             return 6.0
         if kind == "resurrection":
             return 6.0
+        if kind in COUNTED_PLAYS:
+            self.count()
         if kind == "ambush":
             return 7.0 if self.ready_shooters >= 2 and self.enemy_soldiers else 0.0
         if kind == "charge" and target is not None and target["side"] == self.side:

@@ -142,12 +142,14 @@ def _base(state: GameState) -> dict[str, Any]:
 
 def _known(state: GameState, side: int) -> dict[str, list[dict[str, Any]]]:
     """The enemy cards ``side``'s Spy revealed, by enemy seat, while they stay in that hand.
-    Worked out again only when a Spy revealed cards or a hand changed (a card's ``seen_by``
-    changes at a reveal, or when it leaves the hand); otherwise the last one is handed out.
+    Worked out again only when a Spy revealed cards or an enemy hand changed (a card's
+    ``seen_by`` changes at a reveal, or when it leaves the hand); otherwise the last one is
+    handed out.
     ``view`` asks only once a Spy has revealed cards (``GameState.reveals``)."""
     key = ("known", side)
     found = state.parts.get(key)
-    if found is None or found[1] != state.reveals or found[0] != state.hands:
+    enemy_hands = state.hands[1 - side :: 2]  # a card leaving a hand forgets who saw it
+    if found is None or found[1] != state.reveals or found[0] != enemy_hands:
         cards = state.cards
         named = state.named
         known: dict[str, list[dict[str, Any]]] = {}
@@ -155,7 +157,7 @@ def _known(state: GameState, side: int) -> dict[str, list[dict[str, Any]]]:
             shown = [named[i] for i in state.hands[other] if side in cards[i].seen_by]
             if shown:
                 known[str(other)] = shown
-        found = state.parts[key] = ([list(hand) for hand in state.hands], state.reveals, known)
+        found = state.parts[key] = ([list(hand) for hand in enemy_hands], state.reveals, known)
     shared: dict[str, list[dict[str, Any]]] = found[2]
     return shared
 
