@@ -60,6 +60,13 @@ class RampageEngine:
         field-specific code; IllegalAction rampage/game_over, rampage/bad_seat and the codes of
         each action's validator (rampage/not_your_turn, rampage/already_defended, ...).
         """
+        try:
+            return self._apply(state, seat, action)
+        finally:
+            # Even a refusal counts: a view built before it is never mistaken for a later one.
+            state.version += 1
+
+    def _apply(self, state: RampageState, seat: int, action: dict[str, Any]) -> list[Event]:
         kind = _action_type(action)
         if not isinstance(seat, int) or not 0 <= seat < state.seats:
             raise IllegalAction(f"{GAME}/bad_seat", "no such seat")
@@ -110,7 +117,8 @@ def _action_type(action: Any) -> str:
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
         raise InvalidAction(f"{GAME}/bad_action", f"unknown action type {kind!r}")
-    extra = set(action) - FIELDS[kind]
-    if extra:
+    allowed = FIELDS[kind]
+    if not allowed.issuperset(action):  # checked on every action: no set built when clean
+        extra = set(action) - allowed
         raise InvalidAction(f"{GAME}/bad_action", f"unknown fields {sorted(extra)}")
     return kind

@@ -27,11 +27,36 @@ _PLAYABLE: dict[str, bool] = {kind: card.playable for kind, card in CARDS.items(
 # Listings run for every decision, so cards are looked up by instance id in the dicts built
 # at import (``CARD_BY_ID``, ``KIND_BY_ID``); the ids come from the state, so all are known.
 END_TURN: dict[str, Any] = {"type": "end_turn"}
+# The instances that carry a unit symbol (Scheme payments are drawn from these).
+_UNIT_IDS = frozenset(card_id for card_id, card in CARD_BY_ID.items() if card.units)
+# Kinds played in exactly one way, always: playable, not a permanent (one of each in play),
+# nothing to pay and no extra field. The play listing skips the general path for them.
+_PLAIN = frozenset(
+    kind
+    for kind, card in CARDS.items()
+    if card.playable
+    and not card.permanent
+    and card.scheme is None
+    and card.cost == 0
+    and card.effect not in ("priest", "archer", "fire_arrows")
+)
+
+
+def _five_splits() -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(gate, castle) index pairs of five dealt cards, in ``setup_splits``'s order."""
+    out = []
+    for gate in combinations(range(5), 2):
+        rest = [i for i in range(5) if i not in gate]
+        out += [(gate, castle) for castle in combinations(rest, 2)]
+    return out
+
+
+_FIVE_SPLITS = _five_splits()
 
 
 def legal_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
     """Everything ``seat`` may do now; resign last, and only while the match runs."""
-    if state.phase == OVER or not 0 <= seat < state.seats:
+    if state.phase == OVER or not 0 <= seat < len(state.players):
         return []
     player = state.players[seat]
     if state.phase == SETUP:
@@ -39,15 +64,22 @@ def legal_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
     if state.phase != PLAY or state.active != seat:
         return [RESIGN]
     actions: list[dict[str, Any]] = [dict(END_TURN)]
+    firsts = _one_per_kind(player.hand)  # shared by both listings
     if not state.defended:
-        actions.extend(defend_actions(player.hand))
-    actions.extend(play_actions(state, seat))
+        actions.extend(defend_actions(player.hand, firsts))
+    actions.extend(play_actions(state, seat, firsts))
     actions.append(RESIGN)
     return actions
 
 
 def setup_splits(dealt: Sequence[str]) -> list[dict[str, Any]]:
     """Every way to put 2 dealt cards at the Gate and 2 at the Castle (the fifth aside)."""
+    if len(dealt) == 5 and len({KIND_BY_ID[c] for c in dealt}) == 5:
+        # Five different kinds (most deals): every split is distinct, nothing to deduplicate.
+        return [
+            {"type": "setup", "gate": [dealt[a], dealt[b]], "castle": [dealt[c], dealt[d]]}
+            for (a, b), (c, d) in _FIVE_SPLITS
+        ]
     splits: list[dict[str, Any]] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...], str]] = set()
     for gate in combinations(dealt, 2):
@@ -65,10 +97,15 @@ def setup_splits(dealt: Sequence[str]) -> list[dict[str, Any]]:
     return splits
 
 
-def defend_actions(hand: Sequence[str]) -> list[dict[str, Any]]:
-    """One defence placement: any hand card under the Gate or Castle (the Ogre costs 2)."""
+def defend_actions(
+    hand: Sequence[str], firsts: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """One defence placement: any hand card under the Gate or Castle (the Ogre costs 2).
+
+    ``firsts`` is ``_one_per_kind(hand)`` when the caller has it already.
+    """
     actions: list[dict[str, Any]] = []
-    for card_id in _one_per_kind(hand):
+    for card_id in _one_per_kind(hand) if firsts is None else firsts:
         if CARD_BY_ID[card_id].effect == "ogre":
             others = [c for c in hand if c != card_id]
             for pay in distinct_combinations(others, OGRE_PLACEMENT_COST):
@@ -77,18 +114,24 @@ def defend_actions(hand: Sequence[str]) -> list[dict[str, Any]]:
                         {"type": "defend", "card": card_id, "to": structure, "pay": list(pay)}
                     )
             continue
-        for structure in STRUCTURES:
-            actions.append({"type": "defend", "card": card_id, "to": structure})
+        actions += [
+            {"type": "defend", "card": card_id, "to": structure} for structure in STRUCTURES
+        ]
     return actions
 
 
-def play_actions(state: RampageState, seat: int) -> list[dict[str, Any]]:
-    """Every distinct way to play a card from ``seat``'s hand now."""
+def play_actions(
+    state: RampageState, seat: int, firsts: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every distinct way to play a card from ``seat``'s hand now (``firsts``: see above)."""
     player = state.players[seat]
     opponent = state.players[1 - seat]
-    owned = {KIND_BY_ID[p] for p in player.permanents}
+    owned = {KIND_BY_ID[p] for p in player.permanents} if player.permanents else ()
     actions: list[dict[str, Any]] = []
-    for card_id in _one_per_kind(player.hand):
+    for card_id in _one_per_kind(player.hand) if firsts is None else firsts:
+        if KIND_BY_ID[card_id] in _PLAIN:
+            actions.append({"type": "play", "card": card_id})
+            continue
         card = CARD_BY_ID[card_id]
         if not _PLAYABLE[card.kind] or (card.permanent and card.kind in owned):
             continue
@@ -116,8 +159,10 @@ def payments(card: Card, others: Sequence[str]) -> Iterator[tuple[list[str], dic
             yield list(pay), {}
         return
     scheme = card.scheme
-    units = [c for c in others if CARD_BY_ID[c].units]
+    units = [c for c in others if c in _UNIT_IDS]
     for slots in (scheme.needs, (*scheme.needs, scheme.bonus)):
+        if len(units) < len(slots):
+            return  # each slot takes its own card: no assignment exists (the usual case)
         seen: set[tuple[tuple[str, str], ...]] = set()
         for picked in _assign(units, list(slots), []):
             key = tuple(sorted([(KIND_BY_ID[c], t) for c, t in picked]))
@@ -162,14 +207,14 @@ def distinct_combinations(cards: Sequence[str], size: int) -> list[tuple[str, ..
     """Combinations of ``size`` cards, one per distinct multiset of kinds."""
     if size == 0:
         return [()]
+    if size == 1:  # the first card of each kind in sorted order: the loop below, cheaper
+        return [(card_id,) for card_id in _one_per_kind(sorted(cards))]
     out: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
     for combo in combinations(sorted(cards), size):
-        # Single cards and pairs (every cost in the deck) skip the general sort.
-        if size == 1:
-            key: tuple[str, ...] = (KIND_BY_ID[combo[0]],)
-        elif size == 2:
-            key = _pair_kinds((combo[0], combo[1]))
+        # Pairs (every cost above one in the deck) skip the general sort.
+        if size == 2:
+            key: tuple[str, ...] = _pair_kinds((combo[0], combo[1]))
         else:
             key = _kinds(combo)
         if key not in seen:

@@ -81,6 +81,13 @@ class RampageState:
     reshuffles: int = 0
     loser: int | None = None
     reason: str | None = None
+    # Derived, not serialised: ``RampageEngine.apply`` bumps ``version`` on every call, so the
+    # seats' views of one change share a single public part (``view.public_part``). Code
+    # that changes a state by hand (test surgery) bumps it too.
+    version: int = field(default=0, init=False, compare=False, repr=False)
+    public_memo: tuple[int, list[dict[str, Any]], list[str]] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
     @property
     def seats(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.rampage.outcome import outcome_of
-from engines.rampage.state import PLAY, SETUP, RampageState
+from engines.rampage.state import OVER, PLAY, SETUP, RampageState
 
 
 def to_act(state: RampageState) -> frozenset[int]:
@@ -32,7 +32,42 @@ def view(state: RampageState, seat: int | None) -> dict[str, Any]:
     Face-down Gate and Castle cards are never shown, not even to their owner (rulebook:
     neither player may look at them); both players see every stack's size.
     """
-    outcome = outcome_of(state)
+    phase = state.phase
+    outcome = outcome_of(state) if phase == OVER else None  # None while the match runs
+    players, discard = public_part(state)
+    # len(players), not the ``seats`` property: a view is built per seat after every change.
+    seats = len(players)
+    mine = state.players[seat] if seat is not None and 0 <= seat < seats else None
+    return {
+        "game": "rampage",
+        "phase": phase,
+        "seats": seats,
+        "to_act": _to_act_list(state),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "seat": seat,
+        "first_seat": state.first_seat,
+        "setup_round": state.setup_round,
+        "active": state.active if phase != SETUP else None,
+        "turn": state.turn,
+        "defended": state.defended,
+        "draw_size": len(state.draw),
+        "discard": discard,
+        "players": players,
+        "hand": None if mine is None else list(mine.hand),
+        "dealt": None if mine is None else list(mine.dealt),
+        "aside": None if mine is None else list(mine.aside),
+    }
+
+
+def public_part(state: RampageState) -> tuple[list[dict[str, Any]], list[str]]:
+    """The players' public facts and the discard pile, built once per state version.
+
+    Every seat's view after one change holds the same two lists (views are never changed
+    once handed out, so sharing them is safe); any ``apply`` bumps the version.
+    """
+    memo = state.public_memo
+    if memo is not None and memo[0] == state.version:
+        return memo[1], memo[2]
     players = [
         {
             "name": p.name,
@@ -47,23 +82,6 @@ def view(state: RampageState, seat: int | None) -> dict[str, Any]:
         }
         for p in state.players
     ]
-    mine = state.players[seat] if seat is not None and 0 <= seat < state.seats else None
-    return {
-        "game": "rampage",
-        "phase": state.phase,
-        "seats": state.seats,
-        "to_act": _to_act_list(state),
-        "outcome": None if outcome is None else outcome.to_json(),
-        "seat": seat,
-        "first_seat": state.first_seat,
-        "setup_round": state.setup_round,
-        "active": state.active if state.phase != SETUP else None,
-        "turn": state.turn,
-        "defended": state.defended,
-        "draw_size": len(state.draw),
-        "discard": list(state.discard),
-        "players": players,
-        "hand": None if mine is None else list(mine.hand),
-        "dealt": None if mine is None else list(mine.dealt),
-        "aside": None if mine is None else list(mine.aside),
-    }
+    discard = list(state.discard)
+    state.public_memo = (state.version, players, discard)
+    return players, discard

@@ -76,6 +76,7 @@ def give(state: RampageState, seat: int, *kinds: str) -> list[str]:
     for card_id in ids:
         state.draw.remove(card_id)
         state.players[seat].hand.append(card_id)
+    state.version += 1  # changed outside apply: views must not reuse their public part
     return ids
 
 
@@ -111,6 +112,7 @@ def bury(state: RampageState, seat: int, structure: str, kind: str) -> str:
     card_id = pick(state.draw, [kind])[0]
     state.draw.remove(card_id)
     state.players[seat].stack(structure).insert(0, card_id)
+    state.version += 1
     return card_id
 
 
@@ -119,6 +121,7 @@ def only(state: RampageState, seat: int, structure: str, count: int) -> None:
     stack = state.players[seat].stack(structure)
     state.discard.extend(stack[count:])
     del stack[count:]
+    state.version += 1
 
 
 def others(state: RampageState, seat: int, played: str, count: int) -> list[str]:
