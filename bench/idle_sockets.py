@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 import resource
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.loadgen.probes import cpu_seconds, free_port, memory_mb
-from bench.loadgen.servers import start_rampart, wait_up
+from bench.loadgen.servers import rampart_running, wait_up
 
 
 async def idle_socket(url: str, token: str, opened: asyncio.Event, dropped: list[int]) -> Any:
@@ -94,11 +93,9 @@ async def settle_rss(pid: int, seconds: float) -> float:
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
-    process, workdir = start_rampart(port, args.database_url)
     base = f"http://127.0.0.1:{port}"
     dropped = [0]
-    finished = False
-    try:
+    with rampart_running(port, args.database_url) as process:
         await wait_up(base, process)
         pid = process.pid
         matches = max(1, args.sockets // (4 * args.per_seat))
@@ -143,13 +140,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             "ping_note": "tally: a keep-alive every 30 s, uvicorn pings every 20 s",
         }
         await asyncio.gather(*(ws.close() for ws in first_wave + rest), return_exceptions=True)
-        finished = True
         return result
-    finally:
-        process.terminate()
-        process.wait(10)
-        if finished:  # kept, with its server.log, after a failure
-            shutil.rmtree(workdir, ignore_errors=True)
 
 
 def main() -> None:

@@ -36,28 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.loadgen.driver import run_one, worker_main
-from bench.loadgen.probes import (  # re-exported for bench/idle_sockets.py
-    cpu_seconds,
-    free_port,
-    machine_busy,
-    memory_mb,
-    percentile,
-    runqueue_wait_s,
-)
 from bench.loadgen.report import summary
-from bench.loadgen.servers import serve_echo, start_echo, start_rampart, wait_up
-
-__all__ = [
-    "cpu_seconds",
-    "free_port",
-    "machine_busy",
-    "memory_mb",
-    "percentile",
-    "runqueue_wait_s",
-    "start_echo",
-    "start_rampart",
-    "wait_up",
-]
+from bench.loadgen.servers import serve_echo
 
 
 def main() -> None:

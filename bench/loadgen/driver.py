@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shutil
 import sys
 import time
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 from bench.loadgen.client import Plan, Run
 from bench.loadgen.probes import free_port, memory_mb
 from bench.loadgen.report import merge, sample_server
-from bench.loadgen.servers import LOAD_SCRIPT, ROOT, start_echo, start_rampart, wait_up
+from bench.loadgen.servers import LOAD_SCRIPT, ROOT, echo_running, rampart_running, wait_up
 
 GO_LEAD_S = 0.2  # between the parent's "go" and the common start: time for the pipes
 REPORT_LIMIT = 1 << 28  # a worker's report carries every latency sample on one line
@@ -23,11 +22,6 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
     """Start the server (Rampart or the echo relay), drive it with ``args.procs`` load
     processes, and return the merged result."""
     port = free_port()
-    workdir = None
-    if echo:
-        process = start_echo(port)
-    else:
-        process, workdir = start_rampart(port, args.database_url)
     base = f"http://127.0.0.1:{port}"
     plan = Plan(
         base=base,
@@ -40,33 +34,23 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         grace_s=args.grace,
         procs=args.procs,
     )
-    try:
+    server = echo_running(port) if echo else rampart_running(port, args.database_url)
+    with server as process:
         await wait_up(base, process)
         if args.procs == 1:
-            reports, server = await in_process(plan, process.pid)
+            reports, sampled = await in_process(plan, process.pid)
         else:
-            reports, server = await with_workers(plan, process.pid)
-        server["rss_mb_peak"] = memory_mb(process.pid, "VmHWM")
-        result = merge(
-            reports,
-            server,
-            game=args.game,
-            echo=echo,
-            matches=args.matches,
-            think_ms=args.think,
-            warmup_s=args.warmup,
-        )
-    except BaseException:
-        if workdir is not None:  # its server.log says what went wrong
-            print(f"server log kept in {workdir / 'server.log'}", file=sys.stderr)
-            workdir = None
-        raise
-    finally:
-        process.terminate()
-        process.wait(10)
-        if workdir is not None:
-            shutil.rmtree(workdir, ignore_errors=True)
-    return result
+            reports, sampled = await with_workers(plan, process.pid)
+        sampled["rss_mb_peak"] = memory_mb(process.pid, "VmHWM")
+    return merge(
+        reports,
+        sampled,
+        game=args.game,
+        echo=echo,
+        matches=args.matches,
+        think_ms=args.think,
+        warmup_s=args.warmup,
+    )
 
 
 async def in_process(plan: Plan, server_pid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:

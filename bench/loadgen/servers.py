@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 LOAD_SCRIPT = ROOT / "bench" / "load.py"
 
 
-def start_rampart(port: int, database_url: str | None) -> tuple[subprocess.Popen[bytes], Path]:
-    """Start the server on 127.0.0.1:``port`` (default: SQLite in a fresh temporary folder,
-    which also holds ``server.log``); returns the process and that folder."""
+@contextlib.contextmanager
+def rampart_running(port: int, database_url: str | None) -> Iterator[subprocess.Popen[bytes]]:
+    """``python -m app`` on 127.0.0.1:``port`` for the ``with`` block (default database: SQLite
+    in a fresh temporary folder, which also holds ``server.log``). Stopped at the block's end;
+    the folder is removed after a clean run and kept, with its log named on stderr, after a
+    failure."""
     workdir = Path(tempfile.mkdtemp(prefix="rampart-load-"))
     env = {
         **os.environ,
@@ -31,25 +37,41 @@ def start_rampart(port: int, database_url: str | None) -> tuple[subprocess.Popen
         "RAMPART_RATE_PER_S": "1000",
         "RAMPART_RATE_BURST": "1000",
     }
-    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - lives as long as the server
+    clean = False
+    with open(workdir / "server.log", "wb") as log:
+        process = subprocess.Popen(
+            serve_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        try:
+            yield process
+            clean = True
+        except BaseException:
+            print(f"server log kept in {workdir / 'server.log'}", file=sys.stderr)
+            raise
+        finally:
+            _stop(process)
+    if clean:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def echo_running(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """The echo relay (``bench/load.py --serve-echo``) on 127.0.0.1:``port`` for the block."""
     process = subprocess.Popen(
-        serve_command(port),
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return process, workdir
-
-
-def start_echo(port: int) -> subprocess.Popen[bytes]:
-    """Start the echo relay (``bench/load.py --serve-echo``) on 127.0.0.1:``port``."""
-    return subprocess.Popen(
         [sys.executable, str(LOAD_SCRIPT), "--serve-echo", "--port", str(port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    try:
+        yield process
+    finally:
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    process.wait(10)
 
 
 def serve_echo(port: int) -> None:
