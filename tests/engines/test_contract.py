@@ -91,15 +91,19 @@ def test_bot_games_end_replay_and_round_trip(game: str, monkeypatch: pytest.Monk
             rebuilt = replay(engine, seats, seed, record.options, record.log)
             assert snapshot(engine, rebuilt) == snapshot(engine, record.state)
             assert engine.to_act(record.state) == frozenset()
+            check_step.views_stayed_snapshots()
 
 
 class StepChecker:
-    """After every change: events well formed; every 7th, refusals and round trips checked."""
+    """After every change: events well formed; every 7th, refusals and round trips checked,
+    and each view (engines may build it from parts kept since earlier changes) equal to the
+    view of a fresh copy of the state, and kept to check it is never changed afterwards."""
 
     def __init__(self, engine: Engine, seats: int) -> None:
         self.engine = engine
         self.seats = seats
         self.changes = 0
+        self.handed_out: list[tuple[dict[str, Any], str]] = []
 
     def __call__(self, state: Any, events: list[dict[str, Any]]) -> None:
         engine = self.engine
@@ -113,15 +117,23 @@ class StepChecker:
         if self.changes % 7:
             return
         before = snapshot(engine, state)
+        clone = engine.from_json(json.loads(before))
+        assert snapshot(engine, clone) == before
+        for seat in [*range(self.seats), None]:
+            view = engine.view(state, seat)
+            assert view == engine.view(clone, seat), f"seat {seat}: a kept view part is stale"
+            self.handed_out.append((view, json.dumps(view, sort_keys=True)))
         for seat in range(self.seats):
-            json.dumps(engine.view(state, seat))
             for action in MALFORMED:
                 with pytest.raises(ActionError):
                     engine.apply(state, seat, action, 10**12)
                 assert snapshot(engine, state) == before
-        json.dumps(engine.view(state, None))
-        clone = engine.from_json(json.loads(before))
-        assert snapshot(engine, clone) == before
+
+    def views_stayed_snapshots(self) -> None:
+        for view, text in self.handed_out:
+            assert json.dumps(view, sort_keys=True) == text, (
+                "a view changed after it was handed out"
+            )
 
 
 def check_outcome(outcome: Outcome, seats: int) -> None:
