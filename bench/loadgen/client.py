@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import json
 import os
@@ -13,8 +14,8 @@ from typing import Any
 
 import httpx
 import orjson
-import websockets
 
+from bench.loadgen import wsclient
 from bench.loadgen.probes import cpu_seconds, memory_mb, percentile
 
 PING_PREFIX = '{"type":"ping","nonce":'
@@ -68,7 +69,7 @@ class Seat:
 
     def __init__(self, run: Run, url: str, token: str | None, seat_hint: int) -> None:
         self.run, self.url, self.token, self.seat = run, url, token, seat_hint
-        self.ws: Any = None
+        self.ws: Any = None  # a wsclient.ClientProtocol once open
         self.seq = 0
         self.sent: dict[int, tuple[float, bool]] = {}  # client_seq -> (sent at, in window)
         self.by_version: dict[int, tuple[float, bool]] = {}
@@ -85,69 +86,73 @@ class Seat:
         self.over = False
 
     async def open(self) -> None:
-        self.ws = await websockets.connect(self.url, max_size=None, compression=None)
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_version": 0}))
-        asyncio.get_running_loop().create_task(self.read())
+        self.ws = await wsclient.connect(self.url, self.receive, self.lost)
+        self.ws.send_text(json.dumps({"type": "hello", "token": self.token, "last_version": 0}))
 
-    async def read(self) -> None:
-        stats = self.run.stats
+    def lost(self, code: int) -> None:
+        if not self.run.stats.stopped:
+            self.run.stats.errors["disconnect"] += 1
+
+    def receive(self, raw: str) -> None:
+        """One message from the server (called by the socket's protocol, in order)."""
         try:
-            async for raw in self.ws:
-                if raw.startswith(PING_PREFIX):
-                    # Most messages of an Ambush! load are pings (every 250 ms per socket):
-                    # answer them without a JSON round trip, to keep the load generator cheap.
-                    await self.ws.send(f'{{"type":"pong","nonce":{raw[len(PING_PREFIX) : -1]}}}')
-                    continue
-                message = orjson.loads(raw)
-                kind = message["type"]
-                if kind == "ping":
-                    await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
-                elif kind == "welcome":
-                    self.seat = message["seat"]
-                    self.on_state(message)
-                    self.ready.set()
-                elif kind == "ack":
-                    sent = self.sent.pop(message["client_seq"], None)
-                    if sent is not None:
-                        self.by_version[message["version"]] = sent
-                elif kind == "patch":
-                    sent = self.by_version.pop(message["version"], None)
-                    if sent is not None:
-                        self.in_flight = False
-                        latency = (time.monotonic() - sent[0]) * 1000
-                        if sent[1]:
-                            stats.latencies.append(latency)
-                            stats.acked_in_window += 1
-                            if latency > 5000:
-                                stats.errors["slow_over_5s"] += 1
-                    self.on_state(message)
-                elif kind == "grab_result":
-                    sent = self.sent.pop(message.get("client_seq", -1), None)
-                    self.in_flight = False
-                    if sent is not None and sent[1]:
-                        latency = (time.monotonic() - sent[0]) * 1000
-                        stats.latencies.append(latency)
-                        stats.acked_in_window += 1
-                        stats.race_decisions += 1
-                        stats.race_wins += bool(message["won"])
-                        if latency > 5000:
-                            stats.errors["slow_over_5s"] += 1
-                        if not message["won"]:
-                            code = message.get("code", "lost")
-                            stats.refusals[code] = stats.refusals.get(code, 0) + 1
-                    self.schedule()
-                elif kind == "error":
-                    stats.errors["rejected"] += 1
-                    code = message.get("code", "?")
-                    stats.refusals[code] = stats.refusals.get(code, 0) + 1
-                    self.sent.pop(message.get("client_seq", -1), None)
-                    self.in_flight = False
-                    self.schedule()
-        except websockets.ConnectionClosed:
-            if not stats.stopped:
-                stats.errors["disconnect"] += 1
+            if raw.startswith(PING_PREFIX):
+                # Most messages of an Ambush! load are pings (every 250 ms per socket): answer
+                # them without a JSON round trip, to keep the load generator cheap.
+                self.ws.send_text(f'{{"type":"pong","nonce":{raw[len(PING_PREFIX) : -1]}}}')
+                return
+            self.handle(orjson.loads(raw))
+        except wsclient.ConnectionClosed:
+            pass  # counted by ``lost``
         except Exception:
-            stats.errors["error"] += 1
+            self.run.stats.errors["error"] += 1
+
+    def handle(self, message: dict[str, Any]) -> None:
+        stats = self.run.stats
+        kind = message["type"]
+        if kind == "ping":
+            self.ws.send_text(json.dumps({"type": "pong", "nonce": message["nonce"]}))
+        elif kind == "welcome":
+            self.seat = message["seat"]
+            self.on_state(message)
+            self.ready.set()
+        elif kind == "ack":
+            sent = self.sent.pop(message["client_seq"], None)
+            if sent is not None:
+                self.by_version[message["version"]] = sent
+        elif kind == "patch":
+            sent = self.by_version.pop(message["version"], None)
+            if sent is not None:
+                self.in_flight = False
+                latency = (time.monotonic() - sent[0]) * 1000
+                if sent[1]:
+                    stats.latencies.append(latency)
+                    stats.acked_in_window += 1
+                    if latency > 5000:
+                        stats.errors["slow_over_5s"] += 1
+            self.on_state(message)
+        elif kind == "grab_result":
+            sent = self.sent.pop(message.get("client_seq", -1), None)
+            self.in_flight = False
+            if sent is not None and sent[1]:
+                latency = (time.monotonic() - sent[0]) * 1000
+                stats.latencies.append(latency)
+                stats.acked_in_window += 1
+                stats.race_decisions += 1
+                stats.race_wins += bool(message["won"])
+                if latency > 5000:
+                    stats.errors["slow_over_5s"] += 1
+                if not message["won"]:
+                    code = message.get("code", "lost")
+                    stats.refusals[code] = stats.refusals.get(code, 0) + 1
+            self.schedule()
+        elif kind == "error":
+            stats.errors["rejected"] += 1
+            code = message.get("code", "?")
+            stats.refusals[code] = stats.refusals.get(code, 0) + 1
+            self.sent.pop(message.get("client_seq", -1), None)
+            self.in_flight = False
+            self.schedule()
 
     def on_state(self, message: dict[str, Any]) -> None:
         self.view, self.legal = message["view"], message.get("legal", [])
@@ -207,9 +212,8 @@ class Seat:
             }
         else:
             message = {"type": "action", "client_seq": self.seq, "action": action}
-        task = asyncio.get_running_loop().create_task(self.ws.send(orjson.dumps(message).decode()))
-        self.run.pending.add(task)
-        task.add_done_callback(self.run.pending.discard)
+        with contextlib.suppress(wsclient.ConnectionClosed):  # counted by ``lost``
+            self.ws.send_text(orjson.dumps(message).decode())
 
 
 async def sleep_until(moment: float) -> None:
@@ -225,7 +229,6 @@ class Run:
         self.stats = Stats()
         self.go = asyncio.Event()
         self.seats: list[Seat] = []
-        self.pending: set[asyncio.Task[None]] = set()
         self.bots = (
             None if plan.game == "tally" else importlib.import_module(f"engines.{plan.game}.bots")
         )
