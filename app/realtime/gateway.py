@@ -134,14 +134,15 @@ class _Conversation:
                 f"messages are limited to {settings.max_message_bytes} bytes",
             )
             return
+        nonce = pong_nonce(text)
+        if nonce is not None and peer.pong(nonce, arrival):
+            return  # it answers our own ping: not charged to the client's message budget
         if not self.limiter.allow():
             if self.limiter.should_warn():
                 _error(peer, "rate/limited", "too many messages; slow down")
             return
-        nonce = pong_nonce(text)
         if nonce is not None:
-            peer.pong(nonce, arrival)
-            return
+            return  # a pong for no ping of ours (or a repeat): ignored
         if self.greeted:
             plain = plain_action(text)
             if plain is not None:

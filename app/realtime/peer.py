@@ -186,7 +186,22 @@ class Peer:
 
     def ping(self) -> None:
         nonce = next(self._nonces)
-        self._put(f'{{"type":"ping","nonce":{nonce}}}', None, nonce)
+        text = f'{{"type":"ping","nonce":{nonce}}}'
+        frames = self.frames
+        if (
+            frames is not None
+            and not self._outbox
+            and self._closing is None
+            and not frames.paused
+            and frames.open_for_frames
+        ):
+            # Nothing queued before it: the ping leaves now, in its own write, without the
+            # outbox and the flusher (pings are most of an Ambush! table's messages).
+            frames.write_text(text)
+            if self.measure_links:
+                self.meter.sent(nonce, self.clock())
+            return
+        self._put(text, None, nonce)
 
     def wake_pings(self) -> None:
         """A race became possible: ping now rather than at the end of the slower period."""
@@ -195,8 +210,9 @@ class Peer:
             if self.on_cadence_change is not None:
                 self.on_cadence_change()
 
-    def pong(self, nonce: int | str, at_ms: float | None = None) -> None:
-        self.meter.pong(nonce, self.clock() if at_ms is None else at_ms)
+    def pong(self, nonce: int | str, at_ms: float | None = None) -> bool:
+        """A pong arrived; True if it answered one of this connection's pings."""
+        return self.meter.pong(nonce, self.clock() if at_ms is None else at_ms) is not None
 
     @property
     def rtt_min_ms(self) -> float | None:

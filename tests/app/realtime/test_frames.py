@@ -9,7 +9,9 @@ import pytest
 from websockets.frames import Opcode
 from websockets.protocol import Protocol, Side, State
 
+from app.config import Settings
 from app.realtime.frames import SCOPE_KEY, FrameFlusher, text_frame
+from app.realtime.gateway import _Conversation
 from app.realtime.peer import Peer
 
 
@@ -39,6 +41,9 @@ class FakeFrames:
 
     def write_texts(self, texts: list[str]) -> None:
         self.writes.append(b"".join(text_frame(text.encode()) for text in texts))
+
+    def write_text(self, text: str) -> None:
+        self.writes.append(text_frame(text.encode()))
 
     def resume(self) -> None:
         self.paused = False
@@ -74,6 +79,22 @@ async def test_messages_queued_in_one_loop_turn_leave_in_one_write_in_order() ->
         '{"type":"ping","nonce":1}',
     ]
     assert peer.sends.at(7) is not None  # S_ref stamped when it left
+
+
+async def test_a_ping_with_nothing_queued_leaves_at_once_and_is_stamped() -> None:
+    frames = FakeFrames()
+    peer, _ = peer_on(frames)
+    peer.ping()
+    assert [decoded(write) for write in frames.writes] == [['{"type":"ping","nonce":1}']]
+    assert peer.pong(1, peer.clock() + 5.0) is True  # its send time was recorded
+    assert peer.rtt_min_ms is not None and peer.rtt_min_ms >= 5.0
+    assert peer.pong(1, peer.clock() + 5.0) is False  # a repeat answers nothing
+    frames.paused = True  # a full socket: the ping waits in the outbox like anything else
+    peer.ping()
+    assert len(frames.writes) == 1
+    frames.resume()
+    await asyncio.sleep(0)
+    assert decoded(frames.writes[1]) == ['{"type":"ping","nonce":2}']
 
 
 async def test_run_now_flushes_at_once_and_a_match_without_races_stamps_nothing() -> None:
@@ -123,3 +144,21 @@ async def test_a_close_lets_what_was_queued_before_it_leave_first() -> None:
     await asyncio.wait_for(writer, 1)
     assert decoded(b"".join(frames.writes)) == ['{"type":"error"}']
     assert socket.closed_with == 4404
+
+
+async def test_pongs_that_answer_our_pings_are_not_charged_to_the_message_budget() -> None:
+    frames = FakeFrames()
+    peer, _ = peer_on(frames)
+    settings = Settings(rate_per_s=0.001, rate_burst=2)
+    talk = _Conversation(peer, None, settings)  # type: ignore[arg-type]  # pongs need no session
+    for nonce in range(1, 6):
+        peer.ping()
+        talk.handle(f'{{"type":"pong","nonce":{nonce}}}', peer.clock() + 3.0)
+    assert talk.limiter.refused == 0
+    assert peer.meter.stats().samples == 5
+    # Pongs for no ping of ours are ordinary messages: the third one exceeds the burst.
+    for _ in range(3):
+        talk.handle('{"type":"pong","nonce":999}', peer.clock())
+    assert talk.limiter.refused == 1
+    await asyncio.sleep(0)
+    assert '"code":"rate/limited"' in frames.writes[-1].decode(errors="replace")
