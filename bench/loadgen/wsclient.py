@@ -20,6 +20,7 @@ import hashlib
 import os
 import random
 from collections.abc import Callable
+from typing import cast
 from urllib.parse import urlsplit
 
 from websockets.utils import apply_mask
@@ -70,9 +71,11 @@ class ClientProtocol(asyncio.Protocol):
         self.key = base64.b64encode(os.urandom(16))
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.closed: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        # Set before the first byte arrives: a message may come with the upgrade response.
         self.on_text = on_text
         self.on_close = on_close
+        # Messages that arrive before ``connect`` has returned (with the upgrade response,
+        # say) wait here, so ``on_text`` never runs before its owner holds the connection.
+        self._early: list[str] | None = []
         self._buffer = b""
         self._handshaken = False
         self._fragments: list[bytes] = []
@@ -85,14 +88,13 @@ class ClientProtocol(asyncio.Protocol):
     # ----- asyncio callbacks ------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        stream = self.transport = cast(asyncio.Transport, transport)
         request = (
             f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key.decode()}\r\n"
             "Sec-WebSocket-Version: 13\r\n\r\n"
         )
-        transport.write(request.encode())
+        stream.write(request.encode())
 
     def data_received(self, data: bytes) -> None:
         self._buffer = self._buffer + data if self._buffer else data
@@ -188,7 +190,7 @@ class ClientProtocol(asyncio.Protocol):
     def _frame(self, first: int, payload: bytes) -> None:
         opcode, final = first & 0x0F, first & 0x80
         if opcode == TEXT and final and not self._fragments:
-            self.on_text(payload.decode())
+            self._text(payload.decode())
         elif opcode in (TEXT, BINARY) and not self._fragments:
             self._fragment_opcode = opcode
             self._fragments.append(payload)
@@ -218,8 +220,20 @@ class ClientProtocol(asyncio.Protocol):
         payload = b"".join(self._fragments)
         self._fragments = []
         if self._fragment_opcode == TEXT:
-            self.on_text(payload.decode())
+            self._text(payload.decode())
         # binary messages: the load generator never expects one, and ignores it
+
+    def _text(self, text: str) -> None:
+        if self._early is None:
+            self.on_text(text)
+        else:
+            self._early.append(text)
+
+    def release(self) -> None:
+        """Deliver what arrived during the handshake; from now on messages go straight on."""
+        early, self._early = self._early, None
+        for text in early or ():
+            self.on_text(text)
 
     def _protocol_error(self) -> None:
         if not self._close_sent:
@@ -243,7 +257,9 @@ async def connect(
     timeout: float = 30.0,
 ) -> ClientProtocol:
     """Open ``ws://host:port/path`` and finish the upgrade handshake; ``on_text`` gets every
-    text message from the first on, ``on_close`` the close code once the connection ends."""
+    text message from the first on, starting right after this returns (in a loop callback,
+    so the caller can store the connection first); ``on_close`` the close code once the
+    connection ends."""
     parts = urlsplit(url)
     if parts.scheme != "ws" or parts.hostname is None:
         raise ValueError(f"only ws:// URLs: {url!r}")
@@ -260,4 +276,5 @@ async def connect(
         timeout,
     )
     await asyncio.wait_for(protocol.opened, timeout)
+    asyncio.get_running_loop().call_soon(protocol.release)
     return protocol

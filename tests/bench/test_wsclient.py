@@ -90,3 +90,30 @@ async def test_a_refused_upgrade_is_an_error(unused_tcp_port: int) -> None:
     async with listener:
         with pytest.raises(ConnectionError, match="404"):
             await wsclient.connect(f"ws://127.0.0.1:{unused_tcp_port}/x", lambda _: None)
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+async def test_a_message_that_comes_with_the_upgrade_waits_until_connect_has_returned() -> None:
+    got: list[str] = []
+    client = wsclient.ClientProtocol("h:1", "/", got.append)
+    client.connection_made(FakeTransport())  # type: ignore[arg-type]
+    response = (
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Accept: " + wsclient.accept_for(client.key) + b"\r\n\r\n"
+    )
+    client.data_received(response + b"\x81\x05hello" + b"\x81\x02")  # the second one is cut
+    assert client.opened.done() and got == []
+    client.release()
+    assert got == ["hello"]
+    client.data_received(b"hi")
+    assert got == ["hello", "hi"]
