@@ -49,6 +49,9 @@ class Plan:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    # Grabs apart: their answer waits, by design, for the arbiter's hold (DESIGN.md sec. 5
+    # step 5: up to the largest ``rtt_cap`` of the players who could still claim the cell).
+    grab_latencies: list[float] = field(default_factory=list)
     acked_in_window: int = 0
     sent_in_window: int = 0
     errors: dict[str, int] = field(
@@ -137,6 +140,7 @@ class Seat:
             if sent is not None and sent[1]:
                 latency = (time.monotonic() - sent[0]) * 1000
                 stats.latencies.append(latency)
+                stats.grab_latencies.append(latency)
                 stats.acked_in_window += 1
                 stats.race_decisions += 1
                 stats.race_wins += bool(message["won"])
@@ -313,6 +317,7 @@ class Run:
             "clients": len(self.seats),
             "matches_active": len(self.seats) // 4,
             "latencies": [round(v, 3) for v in stats.latencies],
+            "grab_latencies": [round(v, 3) for v in stats.grab_latencies],
             "acked": stats.acked_in_window,
             "sent": stats.sent_in_window,
             "errors": dict(stats.errors),

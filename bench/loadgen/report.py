@@ -6,6 +6,7 @@ import asyncio
 import os
 import sys
 import time
+from collections import Counter
 from typing import Any
 
 from bench.loadgen.client import sleep_until
@@ -78,6 +79,7 @@ def merge(
     server_cpu = server["cpu_s"]
     bots = game != "tally"
     decisions = sum(r["race_decisions"] for r in reports)
+    grabs = sorted(v for r in reports for v in r.get("grab_latencies", ()))
     return {
         "peer": "rampart-echo" if echo else "rampart",
         "peer_version": "bare websocket relay (uvicorn + starlette)"
@@ -99,13 +101,7 @@ def merge(
         "moves_sent": sum(r["sent"] for r in reports),
         "moves_per_s": round(moves / window, 1),
         "state_msgs_per_s": round(4 * moves / window, 1),
-        "latency_ms": {
-            "p50": percentile(lat, 50),
-            "p95": percentile(lat, 95),
-            "p99": percentile(lat, 99),
-            "max": round(lat[-1], 2) if lat else 0.0,
-            "mean": round(sum(lat) / len(lat), 2) if lat else 0.0,
-        },
+        "latency_ms": distribution(lat),
         "server": {
             "cpu_pct": round(100 * server_cpu / window, 1),
             "cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
@@ -126,6 +122,10 @@ def merge(
         **(
             {
                 "workload": game,
+                # The same samples split: turn actions (answered by their patch) and grabs
+                # (answered by their decision, after the arbiter's hold).
+                "latency_ms_turn_actions": distribution(_without(lat, grabs)),
+                "latency_ms_grabs": distribution(grabs),
                 "race_decisions_per_s": round(decisions / window, 1),
                 "race_wins_per_s": round(sum(r["race_wins"] for r in reports) / window, 1),
                 "refusals": refusals,
@@ -141,16 +141,41 @@ def merge(
     }
 
 
+def distribution(samples: list[float]) -> dict[str, float]:
+    """p50, p95, p99, max and mean of sorted latency ``samples`` (ms)."""
+    return {
+        "p50": percentile(samples, 50),
+        "p95": percentile(samples, 95),
+        "p99": percentile(samples, 99),
+        "max": round(samples[-1], 2) if samples else 0.0,
+        "mean": round(sum(samples) / len(samples), 2) if samples else 0.0,
+    }
+
+
+def _without(samples: list[float], removed: list[float]) -> list[float]:
+    """Sorted ``samples`` less one occurrence of each of the sorted ``removed`` values."""
+    left = Counter(removed)
+    kept = []
+    for value in samples:
+        if left[value]:
+            left[value] -= 1
+        else:
+            kept.append(value)
+    return kept
+
+
 def summary(result: dict[str, Any]) -> str:
     """The one-line human summary printed to stderr."""
     lat, server = result["latency_ms"], result["server"]
-    races = ""
+    races = split = ""
     if "race_decisions_per_s" in result:
         races = f"race decisions {result['race_decisions_per_s']}/s, "
+        turns, grabs = result["latency_ms_turn_actions"], result["latency_ms_grabs"]
+        split = f" (turn actions p99 {turns['p99']} ms, grabs p99 {grabs['p99']} ms)"
     procs = result.get("load_procs", 1)
     return (
         f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: {races}"
-        f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
+        f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms{split}, "
         f"server CPU {server['cpu_pct']}% ({server['cpu_us_per_move']} us/action), "
         f"RSS {server['rss_mb_end']} MB, waiting for a CPU {server['runqueue_wait_pct']}%, "
         f"loadgen CPU {result['loadgen']['cpu_pct']}%"

@@ -99,3 +99,17 @@ def test_one_process_reports_like_one_worker() -> None:
     assert result["latency_ms"]["p99"] == 0.0
     assert result["ok"] is False  # no move acknowledged
     assert result["load_procs"] == 1 and len(result["loadgen"]["workers"]) == 1
+
+
+def test_grabs_and_turn_actions_are_also_reported_apart() -> None:
+    # Worker 0: three turn actions and two grabs (one as fast as a turn action); worker 1: one
+    # grab. The overall figures keep every sample.
+    first = report(0, [2.0, 4.0, 4.0, 60.0, 80.0], grab_latencies=[4.0, 80.0])
+    second = report(1, [70.0], grab_latencies=[70.0])
+    result = merged([first, second])
+    assert result["latency_ms"]["max"] == 80.0
+    assert result["latency_ms_turn_actions"]["max"] == 60.0
+    assert result["latency_ms_turn_actions"]["mean"] == 22.0  # 2, 4, 60
+    assert result["latency_ms_grabs"]["p50"] == 70.0  # 4, 70, 80
+    assert result["latency_ms_grabs"]["mean"] == 51.33
+    assert "grabs p99 80.0 ms" in summary(result)
