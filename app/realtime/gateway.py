@@ -185,6 +185,8 @@ def _greet(peer: Peer, session: GameSession, hello: Hello, settings: Settings) -
         return False
     peer.account_id = account_id
     peer.seat = hello.seat if hello.seat is not None else (seats[0] if seats else None)
+    if peer.seat is None:
+        peer.measure_links = False  # a spectator never grabs: keep-alives are enough
     session.submit(commands.Attach(peer, hello.last_version))
     return True
 
