@@ -1,0 +1,46 @@
+"""The load generator end to end: real servers, real sockets, bot clients, one report each."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load(*args: str) -> list[dict[str, object]]:
+    done = subprocess.run(
+        [sys.executable, "bench/load.py", "--grace", "3", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def test_tally_matches_against_rampart_and_the_echo_relay() -> None:
+    rampart, echo = load("--matches", "3", "--seconds", "2", "--warmup", "0.5", "--think", "100")
+    for result in (rampart, echo):
+        assert result["ok"] is True and result["matches_active"] == 3
+        assert result["errors"] == dict(
+            connect=0, disconnect=0, error=0, rejected=0, slow_over_5s=0, unacked_at_end=0
+        )
+    assert (rampart["peer"], echo["peer"]) == ("rampart", "rampart-echo")
+
+
+def test_ambush_tables_in_two_load_processes() -> None:
+    [result] = load(
+        "--workload", "ambush", "--matches", "2", "--seconds", "5", "--warmup", "0.5",
+        "--no-echo", "--procs", "2",
+    )  # fmt: skip
+    assert result["ok"] is True and result["load_procs"] == 2
+    errors = result["errors"]
+    assert isinstance(errors, dict)
+    # Bots may earn refusals (a late call); nothing may break.
+    assert (errors["connect"], errors["disconnect"], errors["error"]) == (0, 0, 0)
+    assert result["moves_per_s"] > 0
+    assert "latency_ms_turn_actions" in result and "latency_ms_grabs" in result
