@@ -136,10 +136,6 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         """The transport's buffer is above its high-water mark: hold frames until it drains."""
         return not self.writable.is_set()
 
-    def write_text(self, text: str) -> None:
-        """Write one message as a text frame."""
-        self.transport.write(text_frame(text.encode()))
-
     def write_texts(self, texts: Iterable[str]) -> None:
         """Write these messages as text frames in one ``transport.write``."""
         self.transport.write(b"".join([text_frame(text.encode()) for text in texts]))

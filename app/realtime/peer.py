@@ -186,22 +186,7 @@ class Peer:
 
     def ping(self) -> None:
         nonce = next(self._nonces)
-        text = f'{{"type":"ping","nonce":{nonce}}}'
-        frames = self.frames
-        if (
-            frames is not None
-            and not self._outbox
-            and self._closing is None
-            and not frames.paused
-            and frames.open_for_frames
-        ):
-            # Nothing queued before it: the ping leaves now, in its own write, without the
-            # outbox and the flusher (pings are most of an Ambush! table's messages).
-            frames.write_text(text)
-            if self.measure_links:
-                self.meter.sent(nonce, self.clock())
-            return
-        self._put(text, None, nonce)
+        self._put(f'{{"type":"ping","nonce":{nonce}}}', None, nonce)
 
     def wake_pings(self) -> None:
         """A race became possible: ping now rather than at the end of the slower period."""

@@ -42,9 +42,6 @@ class FakeFrames:
     def write_texts(self, texts: list[str]) -> None:
         self.writes.append(b"".join(text_frame(text.encode()) for text in texts))
 
-    def write_text(self, text: str) -> None:
-        self.writes.append(text_frame(text.encode()))
-
     def resume(self) -> None:
         self.paused = False
         self.on_writable()
@@ -81,16 +78,18 @@ async def test_messages_queued_in_one_loop_turn_leave_in_one_write_in_order() ->
     assert peer.sends.at(7) is not None  # S_ref stamped when it left
 
 
-async def test_a_ping_with_nothing_queued_leaves_at_once_and_is_stamped() -> None:
+async def test_a_pong_answers_a_ping_once_and_a_full_socket_holds_the_ping() -> None:
     frames = FakeFrames()
     peer, _ = peer_on(frames)
     peer.ping()
+    await asyncio.sleep(0)
     assert [decoded(write) for write in frames.writes] == [['{"type":"ping","nonce":1}']]
     assert peer.pong(1, peer.clock() + 5.0) is True  # its send time was recorded
     assert peer.rtt_min_ms is not None and peer.rtt_min_ms >= 5.0
     assert peer.pong(1, peer.clock() + 5.0) is False  # a repeat answers nothing
     frames.paused = True  # a full socket: the ping waits in the outbox like anything else
     peer.ping()
+    await asyncio.sleep(0)
     assert len(frames.writes) == 1
     frames.resume()
     await asyncio.sleep(0)
@@ -153,6 +152,7 @@ async def test_pongs_that_answer_our_pings_are_not_charged_to_the_message_budget
     talk = _Conversation(peer, None, settings)  # type: ignore[arg-type]  # pongs need no session
     for nonce in range(1, 6):
         peer.ping()
+        await asyncio.sleep(0)  # it leaves (and is stamped) after this turn of the loop
         talk.handle(f'{{"type":"pong","nonce":{nonce}}}', peer.clock() + 3.0)
     assert talk.limiter.refused == 0
     assert peer.meter.stats().samples == 5
