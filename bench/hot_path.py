@@ -62,8 +62,8 @@ class Seat:
     def close(self, code: int = 1000) -> None:
         self.closed = code
 
-    def pong(self, nonce: int | str, at_ms: float | None = None) -> None:
-        return None
+    def pong(self, nonce: int | str, at_ms: float | None = None) -> bool:
+        return False
 
 
 async def open_matches(hub: Hub, sessionmaker: Any, count: int) -> list[GameSession]:

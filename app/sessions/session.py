@@ -208,10 +208,10 @@ class GameSession:
     def _attach(self, command: Attach) -> None:
         peer = command.peer
         self.peers.add(peer)
-        if self.races is not None and not self.finished and peer.seat is not None:
-            # Only players race: a spectator's link is never measured (DESIGN.md sec. 5).
-            race_pings(peer, on=True)
         if peer.seat is not None:
+            if self.races is not None and not self.finished:
+                # Only players race: a spectator's link is never measured (DESIGN.md sec. 5).
+                race_pings(peer, on=True)
             for seat in self.seats_of(peer.account_id):
                 self.disconnected.pop(seat, None)
         missed = None
