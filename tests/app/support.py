@@ -1,4 +1,5 @@
-"""Test support: real server processes, REST helpers and a websocket client for the protocol."""
+"""Test support: real server processes, REST helpers, a websocket client for the protocol, and
+a hub with one match in this process."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import time
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,7 +21,12 @@ from typing import Any, ClassVar
 import httpx
 import websockets
 
-from app.__main__ import serve_command
+from app.__main__ import migrate, serve_command
+from app.config import Settings
+from app.db.action_log import ActionLogWriter
+from app.db.engine import create_engine, create_sessionmaker
+from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
+from app.sessions.hub import Hub
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("RAMPART_TEST_PG_URL")
@@ -357,3 +364,36 @@ def action_row(match_id: int, version: int) -> dict[str, Any]:
         "events": [],
         "arbitration": None,
     }
+
+
+@contextlib.asynccontextmanager
+async def match_in_process(
+    folder: Path, game: str, options: dict[str, Any], seed: int
+) -> AsyncIterator[dict[str, Any]]:
+    """A migrated SQLite database in ``folder``, the action log writer, a hub, and one
+    unrated two-player match of ``game``: ``hub``, ``writer``, ``match_id`` and ``players``."""
+    url = f"sqlite+aiosqlite:///{folder}/inproc.db"
+    await asyncio.to_thread(migrate, url)
+    engine = create_engine(url)
+    sessionmaker = create_sessionmaker(engine)
+    writer = ActionLogWriter(engine)
+    writer.start()
+    hub = Hub(Settings(database_url=url), sessionmaker, writer)
+    async with sessionmaker() as db:
+        players = [await AccountRepository(db).create(f"p{i}", None) for i in range(2)]
+        match = await MatchRepository(db).create(
+            game=game,
+            options=options,
+            seed=seed,
+            seats=[SeatSpec(p.id, None, p.name) for p in players],
+            rated=False,
+            time_control={},
+            lobby_id=None,
+            started_wall_ms=int(time.time() * 1000),
+        )
+    try:
+        yield {"hub": hub, "writer": writer, "match_id": match.id, "players": players}
+    finally:
+        await hub.stop()
+        await writer.stop()
+        await engine.dispose()

@@ -4,7 +4,6 @@ rebuilt from the log, and a restart rebuilds bots and clocks from the same log."
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,16 +11,10 @@ from typing import Any
 import orjson
 import pytest
 
-from app.__main__ import migrate
-from app.config import Settings
-from app.db.action_log import ActionLogWriter
-from app.db.engine import create_engine, create_sessionmaker
-from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions import commands
-from app.sessions.hub import Hub
 from bench.tally.engine import TallyEngine
 from engines import registry
-from tests.app.support import action_row
+from tests.app.support import action_row, match_in_process
 
 
 class FakePeer:
@@ -42,31 +35,10 @@ class FakePeer:
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
-    url = f"sqlite+aiosqlite:///{tmp_path}/inproc.db"
-    await asyncio.to_thread(migrate, url)
     if "tally" not in registry.ids():
         registry.register(TallyEngine())
-    engine = create_engine(url)
-    sessionmaker = create_sessionmaker(engine)
-    writer = ActionLogWriter(engine)
-    writer.start()
-    hub = Hub(Settings(database_url=url), sessionmaker, writer)
-    async with sessionmaker() as db:
-        players = [await AccountRepository(db).create(f"p{i}", None) for i in range(2)]
-        match = await MatchRepository(db).create(
-            game="tally",
-            options={"target": 3},
-            seed=9,
-            seats=[SeatSpec(p.id, None, p.name) for p in players],
-            rated=False,
-            time_control={},
-            lobby_id=None,
-            started_wall_ms=int(time.time() * 1000),
-        )
-    yield {"hub": hub, "writer": writer, "match_id": match.id, "players": players}
-    await hub.stop()
-    await writer.stop()
-    await engine.dispose()
+    async with match_in_process(tmp_path, "tally", {"target": 3}, seed=9) as world:
+        yield world
     registry.unregister("tally")
 
 

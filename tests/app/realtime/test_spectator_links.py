@@ -4,26 +4,21 @@ sec. 5 step 1 measures the links of those who may grab)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.__main__ import migrate
 from app.config import Settings
-from app.db.action_log import ActionLogWriter
-from app.db.engine import create_engine, create_sessionmaker
-from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.realtime.gateway import _greet
 from app.realtime.links import RACE_PING_MS
 from app.realtime.messages import Hello
 from app.realtime.peer import KEEPALIVE_S, Peer
 from app.security import issue_token
 from app.sessions import commands
-from app.sessions.hub import Hub
 from tests.app.realtime.test_frames import FakeFrames, peer_on
+from tests.app.support import match_in_process
 
 SETTINGS = Settings(database_url="sqlite+aiosqlite:///unused.db")
 
@@ -48,29 +43,8 @@ class RacePeer:
 
 @pytest.fixture
 async def ambush(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
-    url = f"sqlite+aiosqlite:///{tmp_path}/ambush.db"
-    await asyncio.to_thread(migrate, url)
-    engine = create_engine(url)
-    writer = ActionLogWriter(engine)
-    writer.start()
-    sessionmaker = create_sessionmaker(engine)
-    hub = Hub(Settings(database_url=url), sessionmaker, writer)
-    async with sessionmaker() as db:
-        players = [await AccountRepository(db).create(f"a{i}", None) for i in range(2)]
-        match = await MatchRepository(db).create(
-            game="ambush",
-            options={},
-            seed=3,
-            seats=[SeatSpec(p.id, None, p.name) for p in players],
-            rated=False,
-            time_control={},
-            lobby_id=None,
-            started_wall_ms=int(time.time() * 1000),
-        )
-    yield {"hub": hub, "match_id": match.id, "players": players}
-    await hub.stop()
-    await writer.stop()
-    await engine.dispose()
+    async with match_in_process(tmp_path, "ambush", {}, seed=3) as world:
+        yield world
 
 
 async def test_players_are_pinged_at_race_cadence_and_spectators_are_not(
