@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from pathlib import Path
 
+import redis
 import uvicorn
 from alembic import command
 from alembic.config import Config
 
 from app.collector import CollectorPolicy
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.db.engine import ensure_sqlite_dir
 from app.realtime.frames import FrameProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
+MIGRATE_LOCK = "rampart:lock:migrate"
 
 
 def alembic_config(database_url: str) -> Config:
@@ -39,6 +42,16 @@ def serve_command(port: int, host: str = "127.0.0.1") -> list[str]:
     return [sys.executable, *serve]
 
 
+def node_settings(settings: Settings, host: str, port: int) -> Settings:
+    """With Redis, the settings this process joins the cluster with: its URL defaults to the
+    address it serves on (its host name when it listens on every interface)."""
+    if not settings.redis_url or settings.node_url:
+        return settings
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    return settings.model_copy(update={"node_url": f"http://{host}:{port}"})
+
+
 def tune_gc() -> CollectorPolicy:
     """Keep the cyclic garbage collector's stalls off the move path (``app.collector``):
     start-up's objects are frozen now, survivors every second, and a full collection runs
@@ -56,9 +69,14 @@ def main() -> None:
     # warning by default: uvicorn logs every websocket open and close at info.
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args()
-    settings = get_settings()
+    settings = node_settings(get_settings(), args.host, args.port)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    migrate(settings.database_url)
+    if settings.redis_url:
+        # Several processes may start at once: one migrates, the others then find head.
+        with redis.Redis.from_url(settings.redis_url).lock(MIGRATE_LOCK, timeout=300):
+            migrate(settings.database_url)
+    else:
+        migrate(settings.database_url)
     from app.main import create_app
 
     print(f"Rampart on http://{args.host}:{args.port} (API docs at /docs)", flush=True)

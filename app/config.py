@@ -44,6 +44,16 @@ class Settings(BaseSettings):
     extra_engines: str = ""
     bench_games: bool = False
 
+    # Several processes (DESIGN.md sec. 9): Redis records which process owns each match and
+    # carries the lobby feed and locks; empty runs one process on its own.
+    redis_url: str = ""
+    # How the other processes reach this one (``python -m app`` defaults it to its address),
+    # and its name in Redis (defaults to that URL).
+    node_url: str = ""
+    node_id: str = ""
+    # A process silent this long is dead: its matches move to the next process asked for them.
+    node_ttl_s: float = 10.0
+
     @model_validator(mode="after")
     def _refuse_placeholder_secret(self) -> Settings:
         if self.environment != "development" and self.secret.lower() in PLACEHOLDER_SECRETS:

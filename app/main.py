@@ -20,6 +20,8 @@ from app.api.routes import (
     players,
     tournaments,
 )
+from app.cluster.locks import Locks
+from app.cluster.node import ClusterNode
 from app.config import Settings, get_settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
@@ -62,6 +64,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         action_log.start()
         hub = Hub(settings, sessionmaker, action_log)
         feed = LobbyFeed()
+        # Several processes: join the cluster before rebuilding matches (claims need it).
+        node = ClusterNode(settings) if settings.redis_url else None
+        if node is not None:
+            await node.start(hub, feed)
+        locks = node.locks if node is not None else Locks()
+        app.state.cluster = node.directory if node is not None else None
         app.state.settings = settings
         app.state.db_engine = engine
         app.state.sessionmaker = sessionmaker
@@ -71,10 +79,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # A commit's broadcasts leave in the same turn of the loop as the commit.
         action_log.after_commit = flusher.run_now
         app.state.lobby_feed = feed
-        app.state.lobbies = LobbyService(hub, feed)
+        app.state.lobbies = LobbyService(hub, feed, locks)
         writer = Writer(engine, sessionmaker)
-        ladder_service = LadderService(writer)
-        tournament_service = TournamentService(hub, writer, feed)
+        ladder_service = LadderService(writer, locks)
+        tournament_service = TournamentService(hub, writer, feed, locks)
+        if node is not None:
+            node.serve_tournaments(tournament_service)
         app.state.ladders = ladder_service
         app.state.tournaments = tournament_service
         hub.finish_listeners.append(ladder_service.on_match_finished)
@@ -82,6 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         await ladder_service.catch_up()
         await tournament_service.resume()
+        if node is not None:
+            node.adopt_orphans(hub)
         # Start-up objects (modules, ORM metadata, engines, rebuilt matches) live for the whole
         # process: keep them out of the cyclic collector so its pauses stay short under load.
         gc.collect()
@@ -92,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await tournament_service.stop()
             await ladder_service.stop()
             await hub.stop()
+            if node is not None:
+                await node.stop()
             pinger.stop()
             writer.dispose()
             await action_log.stop()

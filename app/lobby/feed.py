@@ -2,21 +2,49 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.realtime.peer import Peer
 from app.sessions import wire
 
+# Hands a message to the other processes (``app.cluster.bus.Bus.send``).
+Relay = Callable[[str, dict[str, Any]], None]
+
 
 class LobbyFeed:
+    """This process's lobby sockets. With several processes, ``relay`` carries every
+    snapshot to the others, whose ``deliver_*`` pass it to their own sockets."""
+
     def __init__(self) -> None:
         self.subscribers: set[Peer] = set()
+        self.relay: Relay | None = None
+
+    @property
+    def listened(self) -> bool:
+        """Whether anyone, in this process or another, may be listening."""
+        return bool(self.subscribers) or self.relay is not None
 
     def publish(self, lobby: dict[str, Any], *, public: bool, members: set[int]) -> None:
         """Send a lobby snapshot; private lobbies only to their members (invite code kept)."""
+        self.deliver_lobby(lobby, public=public, members=members)
+        if self.relay is not None:
+            self.relay("lobby", {"lobby": lobby, "public": public, "members": sorted(members)})
+
+    def broadcast(self, text: str) -> None:
+        """Send one message to every lobby socket (tournament standings)."""
+        self.deliver_text(text)
+        if self.relay is not None:
+            self.relay("feed", {"text": text})
+
+    def deliver_lobby(self, lobby: dict[str, Any], *, public: bool, members: set[int]) -> None:
         for peer in list(self.subscribers):
             is_member = peer.account_id is not None and peer.account_id in members
             if not (public or is_member):
                 continue
             shown = lobby if is_member else {k: v for k, v in lobby.items() if k != "invite_code"}
             peer.send_text(wire.dumps({"type": "lobby", "lobby": shown}))
+
+    def deliver_text(self, text: str) -> None:
+        for peer in list(self.subscribers):
+            peer.send_text(text)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 from collections import Counter
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.cluster.locks import Locks
 from app.db.models import Account, Lobby
 from app.db.repositories import LobbyRepository, MatchRepository, SeatSpec
 from app.errors import AppError, Conflict, Forbidden, NotFound
@@ -98,16 +99,16 @@ def run_name_vote(members: list[dict[str, Any]], seed: int) -> VoteResult:
 
 
 class LobbyService:
-    """Every lobby change goes through here; one lock per lobby orders concurrent requests
-    within this process (a multi-process deployment would lock the row instead)."""
+    """Every lobby change goes through here; one lock per lobby orders concurrent requests,
+    across every process of a cluster (``app.cluster.locks``)."""
 
-    def __init__(self, hub: Hub, feed: LobbyFeed) -> None:
+    def __init__(self, hub: Hub, feed: LobbyFeed, locks: Locks | None = None) -> None:
         self.hub = hub
         self.feed = feed
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = locks or Locks()
 
-    def lock(self, lobby_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(lobby_id, asyncio.Lock())
+    def lock(self, lobby_id: int) -> AbstractAsyncContextManager[None]:
+        return self.locks.hold(f"lobby:{lobby_id}")
 
     def publish(self, lobby: Lobby) -> None:
         self.feed.publish(lobby_json(lobby), public=lobby.public, members=member_ids(lobby))

@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.cluster.directory import Directory
+from app.cluster.relay import relay
 from app.config import Settings
 from app.errors import AppError
 from app.realtime.frames import FrameFlusher
@@ -28,7 +30,7 @@ from app.realtime.pinger import Pinger
 from app.realtime.ratelimit import TokenBucket
 from app.security import read_token
 from app.sessions import commands, wire
-from app.sessions.hub import Hub
+from app.sessions.hub import Hub, OwnedElsewhere
 from app.sessions.session import GameSession
 
 router = APIRouter()
@@ -45,6 +47,12 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     settings: Settings = websocket.app.state.settings
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
+    cluster: Directory | None = websocket.app.state.cluster
+    if cluster is not None and match_id not in hub.sessions:
+        owner_url = await cluster.owner_elsewhere(match_id)
+        if owner_url is not None:
+            await relay(websocket, owner_url, match_id)
+            return
     pinger: Pinger = websocket.app.state.pinger
     flusher: FrameFlusher = websocket.app.state.flusher
     peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s, flusher)
@@ -59,6 +67,11 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
             peer.use_clock(session.clock.precise)
             peer.measure_links = session.races is not None
             pinger.refresh(peer)
+        except OwnedElsewhere as moved:
+            # Another process claimed the match a moment ago: reconnecting reaches it.
+            _error(peer, moved.code, moved.message)
+            peer.close(1012)
+            return
         except AppError as refusal:
             _error(peer, refusal.code, refusal.message)
             peer.close(4404)

@@ -6,13 +6,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.repositories import MatchRepository
+from app.errors import AppError
 from app.sessions.bots import BotSeat, make_bot
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History, SeatInfo
@@ -33,8 +34,32 @@ def bot_seed(match_seed: int, seat: int) -> int:
     return (match_seed * 1_000_003 + seat * 7919 + 17) & ((1 << 63) - 1)
 
 
+class Placement(Protocol):
+    """Who owns which match when several processes serve (``app.cluster.directory``)."""
+
+    node_id: str
+
+    async def claim(self, match_id: int) -> str: ...
+
+    async def owners(self, match_ids: list[int]) -> dict[int, str | None]: ...
+
+
+class OwnedElsewhere(AppError):
+    """The match lives in another live process (``node_id``): relay to it, do not load it."""
+
+    status = 409
+
+    def __init__(self, match_id: int, node_id: str) -> None:
+        super().__init__("match/elsewhere", f"match {match_id} is served by {node_id}")
+        self.node_id = node_id
+
+
 class Hub:
-    """Live matches of this process: at most one session (and one task) per match."""
+    """Live matches of this process: at most one session (and one task) per match.
+
+    With a ``placement`` (several processes), a match is loaded only once this process has
+    claimed it; a match another live process owns raises ``OwnedElsewhere``.
+    """
 
     def __init__(
         self,
@@ -53,18 +78,33 @@ class Hub:
         self._reloads: set[asyncio.Future[GameSession]] = set()
         # Called with the match id once a match's result is written (ladders, tournaments).
         self.finish_listeners: list[Callable[[int], None]] = []
+        self.placement: Placement | None = None
 
     async def start(self) -> None:
         """Rebuild every unfinished match by replaying its log, and start its task."""
+        await self.adopt()
+
+    async def adopt(self) -> None:
+        """Load the unfinished matches not running here; with several processes, only this
+        process's own and those of dead processes (run again every few seconds for those)."""
         async with self.sessionmaker() as db:
             running = await MatchRepository(db).running_ids()
-        for match_id in running:
+        waiting = [match_id for match_id in running if match_id not in self.sessions]
+        if self.placement is not None and waiting:
+            owners = await self.placement.owners(waiting)
+            mine = (None, self.placement.node_id)
+            waiting = [match_id for match_id in waiting if owners.get(match_id) in mine]
+        rebuilt = 0
+        for match_id in waiting:
             try:
                 await self.get(match_id)
+                rebuilt += 1
+            except OwnedElsewhere:
+                pass  # another process claimed it first
             except Exception:
                 log.exception("could not rebuild match %s", match_id)
-        if running:
-            log.info("rebuilt %d unfinished matches", len(running))
+        if rebuilt:
+            log.info("rebuilt %d unfinished matches", rebuilt)
 
     async def stop(self) -> None:
         self._stopping = True
@@ -81,7 +121,8 @@ class Hub:
     async def get(self, match_id: int) -> GameSession:
         """The match's session, loaded (and started, while it runs) on first use.
 
-        Raises ``NotFound`` ``match/not_found`` for an unknown match.
+        Raises ``NotFound`` ``match/not_found`` for an unknown match and ``OwnedElsewhere``
+        for one another live process serves.
         """
         session = self.sessions.get(match_id)
         if session is not None:
@@ -91,6 +132,10 @@ class Hub:
             session = self.sessions.get(match_id)
             if session is None:
                 session = await self._load(match_id)
+                if self.placement is not None:
+                    owner = await self.placement.claim(match_id)
+                    if owner != self.placement.node_id:
+                        raise OwnedElsewhere(match_id, owner)
                 self.sessions[match_id] = session
                 if session.finished:
                     self._remember_finished(match_id)

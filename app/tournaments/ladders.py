@@ -10,7 +10,6 @@ go through ``writes.Writer``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from functools import partial
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.cluster.locks import Locks
 from app.db.models import (
     Ladder,
     LadderEntry,
@@ -296,10 +296,11 @@ def unapplied_matches(session: Session) -> list[int]:
 class LadderService:
     """Applies every finished rated match, in the order matches finish, one at a time."""
 
-    def __init__(self, writer: Writer) -> None:
+    def __init__(self, writer: Writer, locks: Locks | None = None) -> None:
         self.writer = writer
-        # One writer for all ladders: ratings depend on the order matches are applied in.
-        self._lock = asyncio.Lock()
+        # One writer for all ladders, cluster-wide: ratings depend on the order matches are
+        # applied in, and each application reads the ratings the one before wrote.
+        self.locks = locks or Locks()
         self._tasks = BackgroundTasks()
 
     def on_match_finished(self, match_id: int) -> None:
@@ -307,7 +308,7 @@ class LadderService:
         self._tasks.start(self.apply(match_id))
 
     async def apply(self, match_id: int) -> list[int]:
-        async with self._lock:
+        async with self.locks.hold("ladders"):
             return await self.writer.run(partial(apply_match, match_id=match_id))
 
     async def catch_up(self) -> None:

@@ -1,28 +1,30 @@
 """The tournament scheduler: registration, seeding, pairing each round, opening its tables as
 matches, recording every result, forfeits, withdrawals, and live standings on the lobby feed.
 
-One lock per tournament orders everything that changes it (organiser requests and finished
-matches); each change is one write transaction (``writes.Writer``). The pure ``director``
-decides the pairings; this module stores them and acts. No-shows and time-outs are the
-session's business (its disconnect grace and turn clock forfeit the seat); a player who
-forfeits by abandonment is withdrawn from later rounds.
+One lock per tournament (cluster-wide with several processes) orders everything that changes
+it (organiser requests and finished matches); each change is one write transaction
+(``writes.Writer``). The pure ``director`` decides the pairings; this module stores them and
+acts. No-shows and time-outs are the session's business (its disconnect grace and turn clock
+forfeit the seat); a player who forfeits by abandonment is withdrawn from later rounds.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
+from app.cluster.locks import Locks
 from app.db.models import Account, TournamentEntry
 from app.lobby.feed import LobbyFeed
 from app.sessions import wire
 from app.sessions.commands import Submit
-from app.sessions.hub import Hub
+from app.sessions.hub import Hub, OwnedElsewhere
 from app.tournaments import store
 from app.tournaments.background import BackgroundTasks
 from app.tournaments.transactions import (
@@ -59,15 +61,19 @@ class _Quiet:
 
 
 class TournamentService:
-    def __init__(self, hub: Hub, writer: Writer, feed: LobbyFeed) -> None:
+    def __init__(
+        self, hub: Hub, writer: Writer, feed: LobbyFeed, locks: Locks | None = None
+    ) -> None:
         self.hub = hub
         self.writer = writer
         self.feed = feed
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = locks or Locks()
         self._tasks = BackgroundTasks()
+        # Hands a command to the process that owns a match (``app.cluster``); alone, unused.
+        self.forward: Callable[[str, dict[str, Any], str], None] | None = None
 
-    def lock(self, tid: int) -> asyncio.Lock:
-        return self._locks.setdefault(tid, asyncio.Lock())
+    def lock(self, tid: int) -> AbstractAsyncContextManager[None]:
+        return self.locks.hold(f"tournament:{tid}")
 
     async def change(self, tid: int, work: Callable[[Session], T]) -> T:
         """Run one change of tournament ``tid`` under its lock, then publish its standings."""
@@ -95,9 +101,25 @@ class TournamentService:
     async def withdraw(self, actor: Account, tid: int, entry_id: int | None) -> None:
         work = partial(withdraw, actor_id=actor.id, tid=tid, entry_id=entry_id)
         for match_id, seat, account_id in await self.change(tid, work):
+            await self.resign(match_id, seat, account_id)
+
+    async def resign(self, match_id: int, seat: int, account_id: int | None) -> None:
+        """Resign a withdrawn player's seat, in whichever process serves the match."""
+        try:
             session = await self.hub.get(match_id)
-            resign = Submit(_Quiet(account_id, seat), seat, WITHDRAW_SEQ, {"type": "resign"})
-            session.submit(resign)
+        except OwnedElsewhere as moved:
+            if self.forward is None:
+                raise
+            body = {"match_id": match_id, "seat": seat, "account_id": account_id}
+            self.forward("resign", body, moved.node_id)
+            return
+        resign = Submit(_Quiet(account_id, seat), seat, WITHDRAW_SEQ, {"type": "resign"})
+        session.submit(resign)
+
+    def on_forwarded_resign(self, body: dict[str, Any]) -> None:
+        """Another process withdrew a player from a match this process owns."""
+        work = self.resign(body["match_id"], body["seat"], body["account_id"])
+        self._tasks.start(work)
 
     async def start(self, organiser: Account, tid: int) -> None:
         matches = await self.change(tid, partial(start, organiser_id=organiser.id, tid=tid))
@@ -105,7 +127,8 @@ class TournamentService:
 
     async def _start_matches(self, match_ids: list[int]) -> None:
         for match_id in match_ids:
-            await self.hub.get(match_id)
+            with contextlib.suppress(OwnedElsewhere):  # already running in another process
+                await self.hub.get(match_id)
 
     def on_match_finished(self, match_id: int) -> None:
         """The hub's finish hook (synchronous): record the result in a task of its own."""
@@ -134,10 +157,8 @@ class TournamentService:
 
     async def publish(self, tid: int) -> None:
         """Push ``tournament{tournament, standings, pairings}`` to every lobby feed listener."""
-        if not self.feed.subscribers:
+        if not self.feed.listened:
             return
         async with self.writer.sessionmaker() as db:
             message = await db.run_sync(partial(store.feed_message, tournament_id=tid))
-        text = wire.dumps(message)
-        for peer in list(self.feed.subscribers):
-            peer.send_text(text)
+        self.feed.broadcast(wire.dumps(message))

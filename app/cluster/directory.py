@@ -1,0 +1,112 @@
+"""Which process owns which match: node heartbeats and atomic claims in Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+NODE_KEY = "rampart:node:"
+OWNER_KEY = "rampart:match-owner:"
+
+# The owner stays while its node is alive; a dead node's match goes to whoever claims it.
+CLAIM = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] and redis.call('EXISTS', ARGV[2] .. owner) == 1 then
+  return owner
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+"""
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class Directory:
+    """This process's entry in the cluster: its address (renewed on a heartbeat) and its claims.
+
+    A node's key expires ``ttl_s`` after its last heartbeat; from then on any process may
+    claim its matches and rebuild them from the action log.
+    """
+
+    def __init__(self, redis: Redis, node_id: str, node_url: str, ttl_s: float) -> None:
+        self.redis = redis
+        self.node_id = node_id
+        self.node_url = node_url
+        self.ttl_ms = max(1, int(ttl_s * 1000))
+        self._claim = redis.register_script(CLAIM)
+        self._heart: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self._beat()
+        self._heart = asyncio.create_task(self._beating(), name="cluster-heartbeat")
+
+    async def stop(self) -> None:
+        """Leave the cluster: other processes may take this one's matches at once."""
+        if self._heart is not None:
+            self._heart.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heart
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(NODE_KEY + self.node_id)
+
+    async def _beat(self) -> None:
+        await self.redis.set(NODE_KEY + self.node_id, self.node_url, px=self.ttl_ms)
+
+    async def _beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl_ms / 3000)
+            try:
+                await self._beat()
+            except (RedisError, OSError) as error:
+                log.warning("cluster heartbeat failed: %r", error)
+
+    async def claim(self, match_id: int) -> str:
+        """Own the match unless a live process already does; returns the owner's node id."""
+        owner = await self._claim(keys=[OWNER_KEY + str(match_id)], args=[self.node_id, NODE_KEY])
+        return _text(owner)
+
+    async def owner(self, match_id: int) -> str | None:
+        """The live process that owns the match, or None (unowned, or its owner is dead)."""
+        node = await self.redis.get(OWNER_KEY + str(match_id))
+        if node is None:
+            return None
+        node_id = _text(node)
+        if node_id == self.node_id:
+            return node_id
+        return node_id if await self.redis.exists(NODE_KEY + node_id) else None
+
+    async def owners(self, match_ids: list[int]) -> dict[int, str | None]:
+        """``owner`` for many matches in two round trips."""
+        if not match_ids:
+            return {}
+        nodes = await self.redis.mget([OWNER_KEY + str(match_id) for match_id in match_ids])
+        named = {_text(node) for node in nodes if node is not None}
+        named.discard(self.node_id)
+        alive = {self.node_id}
+        if named:
+            found = await self.redis.mget([NODE_KEY + node_id for node_id in sorted(named)])
+            alive |= {node_id for node_id, url in zip(sorted(named), found, strict=True) if url}
+        return {
+            match_id: _text(node) if node is not None and _text(node) in alive else None
+            for match_id, node in zip(match_ids, nodes, strict=True)
+        }
+
+    async def address(self, node_id: str) -> str | None:
+        """A live node's base URL (``http://host:port``), or None once it is dead."""
+        url = await self.redis.get(NODE_KEY + node_id)
+        return _text(url) if url is not None else None
+
+    async def owner_elsewhere(self, match_id: int) -> str | None:
+        """The base URL of another live process owning the match, or None."""
+        node_id = await self.owner(match_id)
+        if node_id is None or node_id == self.node_id:
+            return None
+        return await self.address(node_id)

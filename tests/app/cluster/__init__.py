@@ -1,0 +1,1 @@
+"""Tests of several server processes sharing one database and one Redis."""
