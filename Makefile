@@ -4,9 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+NODES ?= 2
+BASE_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run test lint typecheck unit sysdeps bench clean
+.PHONY: run cluster test lint typecheck unit sysdeps bench clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,6 +18,11 @@ $(VENV)/.installed: pyproject.toml
 
 run: $(VENV)/.installed
 	$(PY) -m app --host $(HOST) --port $(PORT)
+
+# NODES server processes on BASE_PORT, BASE_PORT+1, ... sharing a throwaway Redis and
+# DATABASE_URL, without Docker (scripts/cluster.sh); Ctrl-C stops them all.
+cluster: $(VENV)/.installed
+	NODES=$(NODES) BASE_PORT=$(BASE_PORT) HOST=$(HOST) PY=$(PY) bash scripts/cluster.sh
 
 # Debian packages the tests drive (Chromium, PostgreSQL, Redis); installed only when missing.
 sysdeps:
