@@ -21,8 +21,14 @@ out of a core: they start together, measure the same window, and their reports a
 in ``loadgen.workers``, ``loop_lag_p99_ms`` the worst worker's). The code is in
 ``bench/loadgen/``.
 
+``--nodes N`` runs N server processes on one database and a throwaway ``redis-server``
+(DESIGN.md sec. 9); match ``i`` is opened on process ``i % N`` and its seats connect there,
+to the process that owns it, as a load balancer routing by match would send them. Server CPU
+and memory are the sum over the processes.
+
     .venv/bin/python bench/load.py --matches 100 --seconds 20 --think 500
     .venv/bin/python bench/load.py --workload ambush --matches 1000 --no-echo --procs 2
+    .venv/bin/python bench/load.py --workload ambush --matches 1000 --no-echo --procs 2 --nodes 2
 """
 
 from __future__ import annotations
@@ -57,6 +63,12 @@ def main() -> None:
     parser.add_argument(
         "--procs", type=int, default=1, help="load generator processes (default 1: this one)"
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        help="server processes sharing one database and a throwaway redis-server (DESIGN sec. 9)",
+    )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
@@ -69,8 +81,8 @@ def main() -> None:
     if args.worker:
         worker_main()
         return
-    if args.procs < 1:
-        parser.error("--procs must be at least 1")
+    if args.procs < 1 or args.nodes < 1:
+        parser.error("--procs and --nodes must be at least 1")
     if args.workload is not None:
         args.game = args.workload
     results = [asyncio.run(run_one(args, echo=False))]

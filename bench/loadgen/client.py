@@ -38,9 +38,15 @@ class Plan:
     grace_s: float
     procs: int = 1
     worker: int = 0
+    # Several server processes (``--nodes``): match ``i`` is opened and played on
+    # ``bases[i % len(bases)]``, so each table's sockets reach the process that owns it.
+    bases: tuple[str, ...] = ()
 
     def indexes(self) -> range:
         return range(self.worker, self.matches, self.procs)
+
+    def base_for(self, index: int) -> str:
+        return self.bases[index % len(self.bases)] if self.bases else self.base
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -239,7 +245,7 @@ class Run:
         self.setup_s = 0.0
 
     async def open_match(self, index: int, http: httpx.AsyncClient) -> list[Seat]:
-        ws_base = self.plan.base.replace("http://", "ws://")
+        ws_base = str(http.base_url).rstrip("/").replace("http://", "ws://")
         if self.plan.echo:
             seats = [Seat(self, f"{ws_base}/echo/{index}", None, s) for s in range(4)]
             for seat in seats:  # sequential: the relay numbers seats by arrival
@@ -270,17 +276,21 @@ class Run:
         counts as a ``connect`` error."""
         started = time.monotonic()
         indexes = self.plan.indexes()
-        async with httpx.AsyncClient(base_url=self.plan.base, timeout=60) as http:
+        bases = sorted({self.plan.base_for(i) for i in indexes} or {self.plan.base})
+        clients = {base: httpx.AsyncClient(base_url=base, timeout=60) for base in bases}
+        try:
             for first in range(0, len(indexes), SETUP_BATCH):
                 batch = indexes[first : first + SETUP_BATCH]
-                results = await asyncio.gather(
-                    *(self.open_match(i, http) for i in batch), return_exceptions=True
-                )
+                opening = (self.open_match(i, clients[self.plan.base_for(i)]) for i in batch)
+                results = await asyncio.gather(*opening, return_exceptions=True)
                 for result in results:
                     if isinstance(result, BaseException):
                         self.stats.errors["connect"] += 1
                     else:
                         self.seats.extend(result)
+        finally:
+            for http in clients.values():
+                await http.aclose()
         self.setup_s = time.monotonic() - started
 
     async def play(self, go_at: float, window_start: float) -> dict[str, Any]:

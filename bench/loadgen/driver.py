@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -12,7 +13,14 @@ from typing import Any
 from bench.loadgen.client import Plan, Run
 from bench.loadgen.probes import free_port, memory_mb
 from bench.loadgen.report import merge, sample_server
-from bench.loadgen.servers import LOAD_SCRIPT, ROOT, echo_running, rampart_running, wait_up
+from bench.loadgen.servers import (
+    LOAD_SCRIPT,
+    ROOT,
+    cluster_running,
+    echo_running,
+    rampart_running,
+    wait_up,
+)
 
 GO_LEAD_S = 0.2  # between the parent's "go" and the common start: time for the pipes
 REPORT_LIMIT = 1 << 28  # a worker's report carries every latency sample on one line
@@ -21,8 +29,9 @@ REPORT_LIMIT = 1 << 28  # a worker's report carries every latency sample on one 
 async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
     """Start the server (Rampart or the echo relay), drive it with ``args.procs`` load
     processes, and return the merged result."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
+    ports = [free_port() for _ in range(1 if echo else args.nodes)]
+    bases = tuple(f"http://127.0.0.1:{port}" for port in ports)
+    base = bases[0]
     plan = Plan(
         base=base,
         echo=echo,
@@ -33,15 +42,23 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         seconds=args.seconds,
         grace_s=args.grace,
         procs=args.procs,
+        bases=bases if len(bases) > 1 else (),
     )
-    server = echo_running(port) if echo else rampart_running(port, args.database_url)
-    with server as process:
-        await wait_up(base, process)
-        if args.procs == 1:
-            reports, sampled = await in_process(plan, process.pid)
+    with contextlib.ExitStack() as server:
+        if echo:
+            processes = [server.enter_context(echo_running(ports[0]))]
+        elif len(ports) == 1:
+            processes = [server.enter_context(rampart_running(ports[0], args.database_url))]
         else:
-            reports, sampled = await with_workers(plan, process.pid)
-        sampled["rss_mb_peak"] = memory_mb(process.pid, "VmHWM")
+            processes = server.enter_context(cluster_running(ports, args.database_url))
+        for url, process in zip(bases, processes, strict=True):
+            await wait_up(url, process)
+        pids = [process.pid for process in processes]
+        if args.procs == 1:
+            reports, sampled = await in_process(plan, pids)
+        else:
+            reports, sampled = await with_workers(plan, pids)
+        sampled["rss_mb_peak"] = sum(memory_mb(pid, "VmHWM") for pid in pids)
     return merge(
         reports,
         sampled,
@@ -53,20 +70,24 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
     )
 
 
-async def in_process(plan: Plan, server_pid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+async def in_process(
+    plan: Plan, server_pids: list[int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``--procs 1``: this process plays every match while it samples the server."""
     run = Run(plan)
     await run.setup()
     go_at = time.monotonic()
     window_start = go_at + plan.warmup_s
     report, server = await asyncio.gather(
-        run.play(go_at, window_start), sample_server(server_pid, window_start, plan.seconds)
+        run.play(go_at, window_start), sample_server(server_pids, window_start, plan.seconds)
     )
     await run.close()
     return [report], server
 
 
-async def with_workers(plan: Plan, server_pid: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+async def with_workers(
+    plan: Plan, server_pids: list[int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``--procs N``: N ``bench/load.py --worker`` processes each open their share of the
     matches and say ready; all start at one moment (monotonic time is shared by processes),
     measure the same window as this process samples the server, and report over a pipe.
@@ -93,7 +114,7 @@ async def with_workers(plan: Plan, server_pid: int) -> tuple[list[dict[str, Any]
         window_start = go_at + plan.warmup_s
         for worker in workers:
             await tell(worker, {"go_at": go_at, "window_start": window_start})
-        server = await sample_server(server_pid, window_start, plan.seconds)
+        server = await sample_server(server_pids, window_start, plan.seconds)
         reports = [await hear(worker, k) for k, worker in enumerate(workers)]
         for worker in workers:
             await tell(worker, {"close": True})

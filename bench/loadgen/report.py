@@ -19,25 +19,30 @@ from bench.loadgen.probes import (
 )
 
 
-async def sample_server(pid: int, window_start: float, seconds: float) -> dict[str, Any]:
-    """The server's CPU, RSS (sampled every second) and run-queue wait, and the machine's busy
-    share, over the window the load generators measure."""
+async def sample_server(pids: list[int], window_start: float, seconds: float) -> dict[str, Any]:
+    """The server's CPU, RSS (sampled every second) and run-queue wait, summed over its
+    processes, and the machine's busy share, over the window the load generators measure."""
+
+    def total(probe: Any) -> float:
+        return float(sum(probe(pid) for pid in pids))
+
     await sleep_until(window_start)
-    cpu0, busy0, t0 = cpu_seconds(pid), machine_busy(), time.monotonic()
-    rss_max = memory_mb(pid)
-    waited0 = runqueue_wait_s(pid)
+    cpu0, busy0, t0 = total(cpu_seconds), machine_busy(), time.monotonic()
+    rss_max = total(memory_mb)
+    waited0 = total(runqueue_wait_s)
     end = window_start + seconds
     while (now := time.monotonic()) < end:
         await asyncio.sleep(min(1.0, end - now))
-        rss_max = max(rss_max, memory_mb(pid))
+        rss_max = max(rss_max, total(memory_mb))
     window = time.monotonic() - t0
-    cpu1, busy1 = cpu_seconds(pid), machine_busy()
+    cpu1, busy1 = total(cpu_seconds), machine_busy()
     return {
         "window_s": window,
         "cpu_s": cpu1 - cpu0,
-        "rss_mb_end": memory_mb(pid),
+        "processes": len(pids),
+        "rss_mb_end": total(memory_mb),
         "rss_mb_max_window": rss_max,
-        "waited_s": runqueue_wait_s(pid) - waited0,
+        "waited_s": total(runqueue_wait_s) - waited0,
         "machine_busy": (busy1[0] - busy0[0], busy1[1] - busy0[1]),
     }
 
@@ -103,6 +108,7 @@ def merge(
         "state_msgs_per_s": round(4 * moves / window, 1),
         "latency_ms": distribution(lat),
         "server": {
+            "processes": server.get("processes", 1),
             "cpu_pct": round(100 * server_cpu / window, 1),
             "cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
             "rss_mb_end": round(server["rss_mb_end"], 1),

@@ -17,13 +17,16 @@ from typing import Any
 import httpx
 
 from app.__main__ import serve_command
+from bench.loadgen.probes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 LOAD_SCRIPT = ROOT / "bench" / "load.py"
 
 
 @contextlib.contextmanager
-def rampart_running(port: int, database_url: str | None) -> Iterator[subprocess.Popen[bytes]]:
+def rampart_running(
+    port: int, database_url: str | None, extra_env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """``python -m app`` on 127.0.0.1:``port`` for the ``with`` block (default database: SQLite
     in a fresh temporary folder, which also holds ``server.log``). Stopped at the block's end;
     the folder is removed after a clean run and kept, with its log named on stderr, after a
@@ -36,6 +39,7 @@ def rampart_running(port: int, database_url: str | None) -> Iterator[subprocess.
         # Bench clients never answer slowly enough to be cut off; floods are the point.
         "RAMPART_RATE_PER_S": "1000",
         "RAMPART_RATE_BURST": "1000",
+        **(extra_env or {}),
     }
     clean = False
     with open(workdir / "server.log", "wb") as log:
@@ -51,6 +55,33 @@ def rampart_running(port: int, database_url: str | None) -> Iterator[subprocess.
         finally:
             _stop(process)
     if clean:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def cluster_running(
+    ports: list[int], database_url: str | None
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """One server process per port, all on one database (default: one fresh SQLite file)
+    and one throwaway ``redis-server`` (DESIGN.md sec. 9), for the ``with`` block."""
+    workdir = Path(tempfile.mkdtemp(prefix="rampart-cluster-"))
+    database_url = database_url or f"sqlite+aiosqlite:///{workdir}/rampart.db"
+    redis_port = free_port()
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(redis_port)]
+    command += ["--save", "", "--appendonly", "no", "--dir", str(workdir)]
+    redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    try:
+        with contextlib.ExitStack() as stack:
+            processes = []
+            for port in ports:
+                env = {
+                    "RAMPART_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+                    "RAMPART_NODE_URL": f"http://127.0.0.1:{port}",
+                }
+                processes.append(stack.enter_context(rampart_running(port, database_url, env)))
+            yield processes
+    finally:
+        _stop(redis)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
