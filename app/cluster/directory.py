@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -83,21 +84,26 @@ class Directory:
             return node_id
         return node_id if await self.redis.exists(NODE_KEY + node_id) else None
 
-    async def owners(self, match_ids: list[int]) -> dict[int, str | None]:
-        """``owner`` for many matches in two round trips."""
-        if not match_ids:
-            return {}
-        nodes = await self.redis.mget([OWNER_KEY + str(match_id) for match_id in match_ids])
-        named = {_text(node) for node in nodes if node is not None}
-        named.discard(self.node_id)
+    async def adoptable(self, matches: list[tuple[int, int]]) -> list[int]:
+        """Of ``(match_id, started_wall_ms)``, the matches this process should serve: its
+        own, those of dead processes, and unowned ones older than the TTL. A younger unowned
+        match is being started by the process that created it, which claims it at once."""
+        if not matches:
+            return []
+        keys = [OWNER_KEY + str(match_id) for match_id, _ in matches]
+        owners = [None if node is None else _text(node) for node in await self.redis.mget(keys)]
+        others = sorted({node for node in owners if node is not None and node != self.node_id})
         alive = {self.node_id}
-        if named:
-            found = await self.redis.mget([NODE_KEY + node_id for node_id in sorted(named)])
-            alive |= {node_id for node_id, url in zip(sorted(named), found, strict=True) if url}
-        return {
-            match_id: _text(node) if node is not None and _text(node) in alive else None
-            for match_id, node in zip(match_ids, nodes, strict=True)
-        }
+        if others:
+            urls = await self.redis.mget([NODE_KEY + node_id for node_id in others])
+            alive |= {node_id for node_id, url in zip(others, urls, strict=True) if url}
+        settled_before = time.time() * 1000 - self.ttl_ms
+        return [
+            match_id
+            for (match_id, started), owner in zip(matches, owners, strict=True)
+            if (owner is None and started < settled_before)
+            or (owner is not None and (owner == self.node_id or owner not in alive))
+        ]
 
     async def address(self, node_id: str) -> str | None:
         """A live node's base URL (``http://host:port``), or None once it is dead."""

@@ -198,11 +198,11 @@ class MatchRepository:
         result = await self.session.execute(query.order_by(MatchAction.version))
         return list(result.scalars())
 
-    async def running_ids(self) -> list[int]:
-        result = await self.session.execute(
-            select(Match.id).where(Match.status == "running").order_by(Match.id)
-        )
-        return list(result.scalars())
+    async def running(self) -> list[tuple[int, int]]:
+        """Every unfinished match as ``(id, started_wall_ms)``, oldest first."""
+        query = select(Match.id, Match.started_wall_ms).where(Match.status == "running")
+        result = await self.session.execute(query.order_by(Match.id))
+        return [(match_id, started) for match_id, started in result.tuples()]
 
     async def search(self, spec: MatchFilter) -> tuple[int, list[Match]]:
         query = select(Match)

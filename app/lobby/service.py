@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections import Counter
@@ -18,7 +19,7 @@ from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.lobby.feed import LobbyFeed
 from app.sessions.bots import BOT_KINDS, has_bots
-from app.sessions.hub import Hub
+from app.sessions.hub import Hub, OwnedElsewhere
 from engines import registry
 from engines.base import ActionError, Rng
 
@@ -323,6 +324,7 @@ class LobbyService:
             lobby.status = "started"
             lobby.match_id = match.id
             await LobbyRepository(db).save(lobby)
-        await self.hub.get(match.id)
+        with contextlib.suppress(OwnedElsewhere):  # a player's socket reached another first
+            await self.hub.get(match.id)
         self.publish(lobby)
         return lobby, match.id, vote

@@ -41,7 +41,7 @@ class Placement(Protocol):
 
     async def claim(self, match_id: int) -> str: ...
 
-    async def owners(self, match_ids: list[int]) -> dict[int, str | None]: ...
+    async def adoptable(self, matches: list[tuple[int, int]]) -> list[int]: ...
 
 
 class OwnedElsewhere(AppError):
@@ -88,12 +88,12 @@ class Hub:
         """Load the unfinished matches not running here; with several processes, only this
         process's own and those of dead processes (run again every few seconds for those)."""
         async with self.sessionmaker() as db:
-            running = await MatchRepository(db).running_ids()
-        waiting = [match_id for match_id in running if match_id not in self.sessions]
-        if self.placement is not None and waiting:
-            owners = await self.placement.owners(waiting)
-            mine = (None, self.placement.node_id)
-            waiting = [match_id for match_id in waiting if owners.get(match_id) in mine]
+            running = await MatchRepository(db).running()
+        candidates = [(match_id, at) for match_id, at in running if match_id not in self.sessions]
+        if self.placement is None:
+            waiting = [match_id for match_id, _ in candidates]
+        else:
+            waiting = await self.placement.adoptable(candidates) if candidates else []
         rebuilt = 0
         for match_id in waiting:
             try:

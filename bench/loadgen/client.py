@@ -8,6 +8,7 @@ import importlib
 import json
 import os
 import random
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -20,6 +21,15 @@ from bench.loadgen.probes import cpu_seconds, memory_mb, percentile
 
 PING_PREFIX = '{"type":"ping","nonce":'
 SETUP_BATCH = 25  # matches opened at once
+SETUP_FAILURES_SHOWN = 3  # on stderr; all are counted as ``connect`` errors
+
+
+def _checked(reply: httpx.Response) -> dict[str, Any]:
+    """The JSON of a successful REST reply; an error (status and body) otherwise."""
+    if reply.status_code >= 300:
+        raise RuntimeError(f"{reply.request.url.path}: {reply.status_code} {reply.text[:200]}")
+    body: dict[str, Any] = reply.json()
+    return body
 
 
 @dataclass(frozen=True)
@@ -255,14 +265,15 @@ class Run:
         tokens = []
         for s in range(4):
             reply = await http.post("/api/accounts", json={"name": f"m{index}s{s}"})
-            tokens.append(reply.json()["token"])
+            tokens.append(_checked(reply)["token"])
         auth = [{"authorization": f"Bearer {t}"} for t in tokens]
         body = {"game": self.plan.game, "seats": 4, "options": {}}
-        lobby = (await http.post("/api/lobbies", json=body, headers=auth[0])).json()
+        lobby = _checked(await http.post("/api/lobbies", json=body, headers=auth[0]))
         for s in range(1, 4):
-            await http.post(f"/api/lobbies/{lobby['id']}/join", json={}, headers=auth[s])
-        started = await http.post(f"/api/lobbies/{lobby['id']}/start", json={}, headers=auth[0])
-        match_id = started.json()["match_id"]
+            path = f"/api/lobbies/{lobby['id']}/join"
+            _checked(await http.post(path, json={}, headers=auth[s]))
+        path = f"/api/lobbies/{lobby['id']}/start"
+        match_id = _checked(await http.post(path, json={}, headers=auth[0]))["match_id"]
         seats = [Seat(self, f"{ws_base}/ws/matches/{match_id}", t, s) for s, t in enumerate(tokens)]
         for seat in seats:
             if self.bots is not None:
@@ -286,6 +297,8 @@ class Run:
                 for result in results:
                     if isinstance(result, BaseException):
                         self.stats.errors["connect"] += 1
+                        if self.stats.errors["connect"] <= SETUP_FAILURES_SHOWN:
+                            print(f"loadgen: a match did not open: {result!r}", file=sys.stderr)
                     else:
                         self.seats.extend(result)
         finally:

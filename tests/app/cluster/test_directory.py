@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -33,12 +34,21 @@ async def test_a_live_owner_keeps_its_match_and_a_dead_ones_match_is_taken(redis
     assert await two.owner(7) == "one"
     assert await two.owner_elsewhere(7) == "http://127.0.0.1:8001"
     assert await one.owner_elsewhere(7) is None  # its own
-    assert await two.owners([7, 8]) == {7: "one", 8: None}
+    old = int(time.time() * 1000) - 60_000
+    # Two adopts its own (none), dead processes' and long-unowned matches; not one's 7.
+    assert await two.adoptable([(7, old), (8, old)]) == [8]
     await one.stop()  # leaves the cluster
     assert await two.owner(7) is None
-    assert await two.owners([7]) == {7: None}
+    assert await two.adoptable([(7, old)]) == [7]
     assert await two.claim(7) == "two"
+    assert await two.adoptable([(7, old)]) == [7]  # its own now
     await two.stop()
+
+
+async def test_a_new_unowned_match_is_left_to_the_process_starting_it(redis: Redis) -> None:
+    node = Directory(redis, "node", "http://127.0.0.1:8001", ttl_s=5)
+    now = int(time.time() * 1000)
+    assert await node.adoptable([(1, now - 1000), (2, now - 6000)]) == [2]
 
 
 async def test_a_node_that_stops_beating_is_dead_after_its_ttl(redis: Redis) -> None:
