@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -44,6 +45,9 @@ class Directory:
         self.ttl_ms = max(1, int(ttl_s * 1000))
         self._claim = redis.register_script(CLAIM)
         self._heart: asyncio.Task[None] | None = None
+        # Called when a heartbeat finds this node's key had expired (Redis unreachable or
+        # this process stalled past the TTL): others may have claimed its matches meanwhile.
+        self.on_lapse: Callable[[], Awaitable[None]] | None = None
 
     async def start(self) -> None:
         await self._beat()
@@ -58,16 +62,27 @@ class Directory:
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(NODE_KEY + self.node_id)
 
-    async def _beat(self) -> None:
-        await self.redis.set(NODE_KEY + self.node_id, self.node_url, px=self.ttl_ms)
+    async def _beat(self) -> bool:
+        """Renew this node's key; False when it had expired before this beat."""
+        before = await self.redis.set(
+            NODE_KEY + self.node_id, self.node_url, px=self.ttl_ms, get=True
+        )
+        return before is not None
 
     async def _beating(self) -> None:
         while True:
             await asyncio.sleep(self.ttl_ms / 3000)
             try:
-                await self._beat()
+                alive = await self._beat()
             except (RedisError, OSError) as error:
                 log.warning("cluster heartbeat failed: %r", error)
+                continue
+            if not alive and self.on_lapse is not None:
+                log.warning("this node's heartbeat lapsed; checking which matches are still ours")
+                try:
+                    await self.on_lapse()
+                except Exception:
+                    log.exception("checking ownership after a lapse failed")
 
     async def claim(self, match_id: int) -> str:
         """Own the match unless a live process already does; returns the owner's node id."""

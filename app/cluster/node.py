@@ -24,6 +24,7 @@ class ClusterNode:
 
     - the hub claims each match it loads (``Directory``), and every ``node_ttl_s`` adopts
       the unfinished matches of processes that died;
+    - if this process's own heartbeat lapsed, it drops the matches others took meanwhile;
     - lobby snapshots and tournament standings reach the lobby sockets of every process;
     - a withdrawal's resign goes to the process that owns the match.
     """
@@ -40,6 +41,7 @@ class ClusterNode:
     async def start(self, hub: Hub, feed: LobbyFeed) -> None:
         await self.directory.start()
         hub.placement = self.directory
+        self.directory.on_lapse = hub.keep_owned
         feed.relay = self.bus.send
         self.bus.on("lobby", lambda body: _deliver_lobby(feed, body))
         self.bus.on("feed", lambda body: feed.deliver_text(body["text"]))

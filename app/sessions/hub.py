@@ -143,6 +143,27 @@ class Hub:
                     self._start_task(session)
         return session
 
+    async def keep_owned(self) -> None:
+        """Drop the running sessions another process has claimed (after this process lost
+        touch with the cluster for longer than the TTL): their clients reconnect, reaching
+        the new owner, which rebuilt the match from the log. Nothing accepted is lost:
+        an action is acknowledged only once it is in the log."""
+        if self.placement is None:
+            return
+        for match_id, session in list(self.sessions.items()):
+            if session.finished:
+                continue
+            owner = await self.placement.claim(match_id)
+            if owner == self.placement.node_id:
+                continue
+            log.warning("match %s is now served by %s; dropping it here", match_id, owner)
+            self.sessions.pop(match_id, None)
+            task = self.tasks.pop(match_id, None)
+            if task is not None:
+                task.cancel()
+            for peer in list(session.peers):
+                peer.close(1012)
+
     def _start_task(self, session: GameSession) -> None:
         task = asyncio.create_task(session.run(), name=f"match-{session.match_id}")
         self.tasks[session.match_id] = task
