@@ -23,8 +23,10 @@ in ``loadgen.workers``, ``loop_lag_p99_ms`` the worst worker's). The code is in
 
 ``--nodes N`` runs N server processes on one database and a throwaway ``redis-server``
 (DESIGN.md sec. 9); match ``i`` is opened on process ``i % N`` and its seats connect there,
-to the process that owns it, as a load balancer routing by match would send them. Server CPU
-and memory are the sum over the processes.
+to the process that owns it, as a load balancer routing by match would send them; with
+``--spread`` the seats of a match go round-robin over the processes instead, and those that
+land away from the owner are relayed to it. Server CPU and memory are the sum over the
+processes.
 
     .venv/bin/python bench/load.py --matches 100 --seconds 20 --think 500
     .venv/bin/python bench/load.py --workload ambush --matches 1000 --no-echo --procs 2
@@ -68,6 +70,11 @@ def main() -> None:
         type=int,
         default=1,
         help="server processes sharing one database and a throwaway redis-server (DESIGN sec. 9)",
+    )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="with --nodes: seats connect round-robin over the processes (relayed to the owner)",
     )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")

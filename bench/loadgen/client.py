@@ -51,12 +51,20 @@ class Plan:
     # Several server processes (``--nodes``): match ``i`` is opened and played on
     # ``bases[i % len(bases)]``, so each table's sockets reach the process that owns it.
     bases: tuple[str, ...] = ()
+    # ``--spread``: seat ``s`` of match ``i`` connects to ``bases[(i + s) % len(bases)]``,
+    # as a round-robin balancer would send it, and is relayed when that is not the owner.
+    spread: bool = False
 
     def indexes(self) -> range:
         return range(self.worker, self.matches, self.procs)
 
     def base_for(self, index: int) -> str:
         return self.bases[index % len(self.bases)] if self.bases else self.base
+
+    def socket_base(self, index: int, seat: int) -> str:
+        """Where seat ``seat`` of match ``index`` connects (``ws://host:port``)."""
+        base = self.base_for(index + seat if self.spread else index)
+        return base.replace("http://", "ws://")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -274,7 +282,10 @@ class Run:
             _checked(await http.post(path, json={}, headers=auth[s]))
         path = f"/api/lobbies/{lobby['id']}/start"
         match_id = _checked(await http.post(path, json={}, headers=auth[0]))["match_id"]
-        seats = [Seat(self, f"{ws_base}/ws/matches/{match_id}", t, s) for s, t in enumerate(tokens)]
+        seats = [
+            Seat(self, f"{self.plan.socket_base(index, s)}/ws/matches/{match_id}", token, s)
+            for s, token in enumerate(tokens)
+        ]
         for seat in seats:
             if self.bots is not None:
                 seat.bot = self.bots.HeuristicBot(seat.seat, index * 4 + seat.seat + 1)

@@ -43,6 +43,7 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         grace_s=args.grace,
         procs=args.procs,
         bases=bases if len(bases) > 1 else (),
+        spread=args.spread,
     )
     with contextlib.ExitStack() as server:
         if echo:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +47,18 @@ def test_ambush_tables_in_two_load_processes() -> None:
     assert (errors["connect"], errors["disconnect"], errors["error"]) == (0, 0, 0)
     assert result["moves_per_s"] > 0
     assert "latency_ms_turn_actions" in result and "latency_ms_grabs" in result
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server")
+def test_tally_matches_on_two_server_processes_with_seats_spread_over_both() -> None:
+    [result] = load(
+        "--matches", "4", "--seconds", "2", "--warmup", "0.5", "--think", "100",
+        "--no-echo", "--nodes", "2", "--spread",
+    )  # fmt: skip
+    server = result["server"]
+    assert isinstance(server, dict) and server["processes"] == 2
+    # Half the seats reach a process that does not own their match and are relayed.
+    assert result["ok"] is True and result["matches_active"] == 4
+    assert result["errors"] == dict(
+        connect=0, disconnect=0, error=0, rejected=0, slow_over_5s=0, unacked_at_end=0
+    )

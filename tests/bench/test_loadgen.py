@@ -113,3 +113,12 @@ def test_grabs_and_turn_actions_are_also_reported_apart() -> None:
     assert result["latency_ms_grabs"]["p50"] == 70.0  # 4, 70, 80
     assert result["latency_ms_grabs"]["mean"] == 51.33
     assert "grabs p99 80.0 ms" in summary(result)
+
+
+def test_with_several_processes_a_match_lives_on_one_and_spread_seats_go_round() -> None:
+    bases = ("http://a", "http://b")
+    owned = Plan("http://a", False, "tally", 4, 500, 1.0, 5.0, 1.0, bases=bases)
+    assert [owned.base_for(i) for i in range(4)] == ["http://a", "http://b"] * 2
+    assert {owned.socket_base(3, seat) for seat in range(4)} == {"ws://b"}
+    spread = Plan("http://a", False, "tally", 4, 500, 1.0, 5.0, 1.0, bases=bases, spread=True)
+    assert [spread.socket_base(3, seat) for seat in range(4)] == ["ws://b", "ws://a"] * 2
