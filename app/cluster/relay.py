@@ -7,9 +7,10 @@ import contextlib
 import logging
 
 from fastapi import WebSocket, WebSocketDisconnect
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from app.cluster import wsclient
+from app.realtime.frames import FrameFlusher
+from app.realtime.peer import Peer
 from app.sessions import wire
 
 log = logging.getLogger(__name__)
@@ -17,76 +18,77 @@ log = logging.getLogger(__name__)
 # Close codes a relay passes on as they are; anything else (the owner vanished) becomes
 # 1012 "service restart", on which clients reconnect and resume.
 PASSED_ON = frozenset({1000, 1001, 1008, 1011, 1012, 1013}) | frozenset(range(4000, 5000))
-# The largest message taken from the owner (a full view of the biggest game is far below).
-MAX_MESSAGE_BYTES = 1 << 22
+CONNECT_TIMEOUT_S = 5.0
 
 
 def upstream_url(owner_url: str, match_id: int, query: str) -> str:
     """The owner's websocket URL for the match, keeping the client's query string."""
-    base = owner_url.rstrip("/").replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+    base = owner_url.rstrip("/").replace("http://", "ws://", 1)
     url = f"{base}/ws/matches/{match_id}"
     return f"{url}?{query}" if query else url
 
 
-async def relay(websocket: WebSocket, owner_url: str, match_id: int) -> None:
+def passed_on(code: int) -> int:
+    return code if code in PASSED_ON else 1012
+
+
+async def relay(
+    websocket: WebSocket, owner_url: str, match_id: int, outbox_limit: int, flusher: FrameFlusher
+) -> None:
     """Pipe an accepted client socket to the owner, message for message, both ways.
 
     The owner sees an ordinary client: it authenticates the ``hello``, pings the link
     (so the relay hop is part of the measured round trip a grab race compensates for) and
-    closes with its own codes, which reach the client unchanged.
+    closes with its own codes, which reach the client unchanged. Messages take the direct
+    paths both ways: from the client socket's frames straight into a write to the owner,
+    and from the owner's frames into the client's outbox, flushed once per loop turn.
     """
-    url = upstream_url(owner_url, match_id, websocket.url.query)
-    try:
-        upstream = await connect(
-            url,
-            open_timeout=5,
-            ping_interval=None,
-            compression=None,
-            max_size=MAX_MESSAGE_BYTES,
-        )
-    except (OSError, TimeoutError, InvalidHandshake) as error:
-        log.warning("relay to %s failed: %r", url, error)
-        text = wire.dumps(wire.error("match/unavailable", "the match's server is not reachable"))
-        with contextlib.suppress(Exception):
-            await websocket.send_text(text)
-            await websocket.close(1013)
-        return
-    down = asyncio.create_task(_down(upstream, websocket), name=f"relay-down-{match_id}")
-    try:
-        await _up(websocket, upstream)
-    finally:
-        await upstream.close()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await asyncio.wait_for(down, 2)
-        down.cancel()
+    peer = Peer(websocket, outbox_limit, flusher=flusher)
+    peer.measure_links = False  # the owner measures the link, through us
+    writer = asyncio.create_task(peer.write_loop())
+    early: list[str | bytes] = []  # what the client sends while we reach the owner
+    upstream: wsclient.ClientProtocol | None = None
 
-
-async def _up(websocket: WebSocket, upstream: ClientConnection) -> None:
-    """Client to owner, until either side goes away."""
-    with contextlib.suppress(WebSocketDisconnect, ConnectionClosed):
-        while True:
-            received = await websocket.receive()
-            if received["type"] == "websocket.disconnect":
-                return
-            text = received.get("text")
-            if text is not None:
-                await upstream.send(text)
-            elif received.get("bytes") is not None:
-                await upstream.send(received["bytes"])
-
-
-async def _down(upstream: ClientConnection, websocket: WebSocket) -> None:
-    """Owner to client; when the owner closes, close the client with the owner's code."""
-    try:
-        async for message in upstream:
+    def up(message: str | bytes) -> None:
+        if upstream is None:
+            early.append(message)
+            return
+        with contextlib.suppress(wsclient.ConnectionClosed):  # its on_close closes the client
             if isinstance(message, str):
-                await websocket.send_text(message)
+                upstream.send_text(message)
             else:
-                await websocket.send_bytes(message)
-    except ConnectionClosed:
-        pass
-    except Exception:
-        return  # the client went away first
-    code = upstream.close_code if upstream.close_code in PASSED_ON else 1012
-    with contextlib.suppress(Exception):
-        await websocket.close(code or 1012)
+                upstream.send_bytes(message)
+
+    if peer.frames is not None:
+        peer.frames.on_text = up
+    try:
+        url = upstream_url(owner_url, match_id, websocket.url.query)
+        try:
+            upstream = await wsclient.connect(
+                url, peer.send_text, lambda code: peer.close(passed_on(code)), CONNECT_TIMEOUT_S
+            )
+        except (OSError, TimeoutError, wsclient.ConnectionClosed) as error:
+            log.warning("relay to %s failed: %r", url, error)
+            peer.send(wire.error("match/unavailable", "the match's server is not reachable"))
+            peer.close(1013)
+            return
+        for message in early:
+            up(message)
+        early.clear()
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:  # what the direct path leaves to the app: the disconnect, binary
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    return
+                text = received.get("text")
+                up(text if text is not None else received.get("bytes") or b"")
+    finally:
+        if peer.frames is not None:
+            peer.frames.on_text = None
+        if upstream is not None:
+            with contextlib.suppress(Exception):
+                await upstream.close(timeout=2)
+        peer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        writer.cancel()

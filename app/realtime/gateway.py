@@ -46,15 +46,15 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     the connection stays open (except a match that does not exist: 4404 after the error)."""
     settings: Settings = websocket.app.state.settings
     hub: Hub = websocket.app.state.hub
+    flusher: FrameFlusher = websocket.app.state.flusher
     await websocket.accept()
     cluster: Directory | None = websocket.app.state.cluster
     if cluster is not None and match_id not in hub.sessions:
         owner_url = await cluster.owner_elsewhere(match_id)
-        if owner_url is not None:
-            await relay(websocket, owner_url, match_id)
+        if owner_url is not None:  # another process serves it: a pipe to that one
+            await relay(websocket, owner_url, match_id, settings.outbox_limit, flusher)
             return
     pinger: Pinger = websocket.app.state.pinger
-    flusher: FrameFlusher = websocket.app.state.flusher
     peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s, flusher)
     writer = asyncio.create_task(peer.write_loop())
     pinger.add(peer)

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import orjson
 
-from bench.loadgen import wsclient
+from app.cluster import wsclient
 from bench.loadgen.probes import cpu_seconds, memory_mb, percentile
 
 PING_PREFIX = '{"type":"ping","nonce":'

@@ -73,7 +73,10 @@ async def test_a_match_started_on_one_process_is_played_through_both(
     assert (await bob.wait_for("error", client_seq=seq))["code"] != ""
     await ann.act({"type": "move", "cell": 9})
     await cat.wait_for("patch", version=7)
-    # Both processes tell the same history over REST.
+    # Two runs the match, one relays it; both tell the same history over REST.
+    health = [(await api.get("/api/health")).json() for api in (api_one, api_two)]
+    assert [h["node"] for h in health] == [f"http://127.0.0.1:{n.port}" for n in (one, two)]
+    assert [h["live_matches"] for h in health] == [0, 1]
     for api in (api_one, api_two):
         events = await api.get(f"/api/matches/{match_id}/events")
         lines = [json.loads(line) for line in events.text.splitlines()]
@@ -124,3 +127,21 @@ async def test_a_dead_processs_match_is_taken_over_and_resumed(cluster: NodeFact
     await bob.wait_for("ack", client_seq=seq)
     await ann.wait_for("patch", version=2)
     assert ann.view["n"] == 2  # type: ignore[index]
+
+
+async def test_a_relay_to_an_unreachable_owner_says_so_and_asks_to_retry(
+    cluster: NodeFactory,
+) -> None:
+    # A long TTL: the dead owner still looks alive, so process two relays instead of adopting.
+    one, two = cluster(RAMPART_NODE_TTL_S="60"), cluster(RAMPART_NODE_TTL_S="60")
+    api = Api(one)
+    tokens = [await api.guest("ann"), await api.guest("bob")]
+    match_id = await api.table("tally", tokens)
+    await api.close()
+    one.kill()
+    socket = await websockets.connect(f"{two.ws}/ws/matches/{match_id}")
+    error = json.loads(await socket.recv())
+    assert (error["type"], error["code"]) == ("error", "match/unavailable")
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await socket.recv()
+    assert socket.close_code == 1013

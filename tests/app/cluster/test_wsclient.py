@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from bench.loadgen import wsclient
+from app.cluster import wsclient
 
 
 class Received:

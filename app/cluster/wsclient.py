@@ -1,15 +1,16 @@
-"""A lean websocket client for the load generator: an asyncio protocol, no per-message task.
+"""A lean websocket client (an asyncio protocol, a callback per message) for relays and load.
 
-Why not the ``websockets`` client: under an Ambush! load most messages are pings (every
-250 ms per socket) and each answer went through ``Connection.send`` (an async context
-manager, a lock, a fresh ``os.urandom`` mask) and each message through the library's frame
-parser and assembler. At 1,000 matches that was most of the load generator's CPU, on the
-same two cores as the server it measures. Here a message is a callback and a send is one
-``transport.write``.
+Two users: a process relaying a match socket to the match's owner (``app.cluster.relay``),
+and the load generator (``bench/loadgen``). Why not the ``websockets`` client: each message
+went through its frame parser and assembler and each send through ``Connection.send`` (an
+async context manager, a lock, a fresh ``os.urandom`` mask). Under load most messages are
+pings (every 250 ms per Ambush! socket), and that was most of the load generator's CPU. Here a
+message is a callback and a send is one ``transport.write``.
 
 It speaks RFC 6455 as a client must: the upgrade handshake with its accept check, masked
 frames (sec. 5.3), fragmented messages reassembled, protocol pings answered, the close
-handshake. No extensions are offered (no compression), as the load generator always ran.
+handshake. No extensions are offered (no compression). ``ws://`` only: it talks to our own
+processes.
 """
 
 from __future__ import annotations
@@ -81,8 +82,9 @@ class ClientProtocol(asyncio.Protocol):
         self._fragments: list[bytes] = []
         self._fragment_opcode = 0
         self._close_sent = False
-        # A mask per frame must be unpredictable to the network path (sec. 10.3); a seeded
-        # generator per connection is enough for a benchmark on loopback and costs no syscall.
+        # A mask per frame must be unpredictable to the network path (sec. 10.3), which guards
+        # intermediaries against scripts in a browser; between our own processes (and on the
+        # benchmark's loopback) a generator seeded per connection is enough and costs no syscall.
         self._masks = random.Random(os.urandom(8))
 
     # ----- asyncio callbacks ------------------------------------------------------------------
@@ -111,6 +113,9 @@ class ClientProtocol(asyncio.Protocol):
 
     def send_text(self, text: str) -> None:
         self._send(TEXT, text.encode())
+
+    def send_bytes(self, data: bytes) -> None:
+        self._send(BINARY, data)
 
     def _send(self, opcode: int, payload: bytes) -> None:
         transport = self.transport
@@ -221,7 +226,7 @@ class ClientProtocol(asyncio.Protocol):
         self._fragments = []
         if self._fragment_opcode == TEXT:
             self._text(payload.decode())
-        # binary messages: the load generator never expects one, and ignores it
+        # binary messages: our servers send none; they are ignored
 
     def _text(self, text: str) -> None:
         if self._early is None:
