@@ -44,9 +44,11 @@ def open_private_duel(
     *,
     names: tuple[str, str] = ("Alice", "Bram"),
     turn_seconds: int | None = None,
+    guest_url: str | None = None,
 ) -> int:
     """``host`` raises a private two-seat table of ``game`` with ``options``, ``guest``
-    follows the invite link, the host starts; returns the match id once both sit at it."""
+    follows the invite link (on ``guest_url``, another server process, if given), the host
+    starts; returns the match id once both sit at it."""
     host.goto(server_url + "/")
     sign_in_as_guest(host, names[0], timeout)
     host.select_option("#new-game", game)
@@ -58,7 +60,8 @@ def open_private_duel(
     host.fill("#opt-json", json.dumps(options))
     host.click("#create-button")
     host.wait_for_url(LOBBY_URL, timeout=timeout)
-    guest.goto(host.input_value("#invite-link"))
+    invite = host.input_value("#invite-link")
+    guest.goto(invite.replace(server_url, guest_url) if guest_url else invite)
     sign_in_as_guest(guest, names[1], timeout)
     guest.wait_for_url(LOBBY_URL, timeout=timeout)
     host.wait_for_selector(f".seat[data-seat='1']:has-text('{names[1]}')", timeout=timeout)

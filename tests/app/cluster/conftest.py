@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -36,9 +37,16 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     """A fresh ``redis-server`` (no persistence) for one test."""
     if shutil.which("redis-server") is None:
         pytest.skip("no redis-server")
+    with redis_running(tmp_path) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def redis_running(folder: Path) -> Iterator[str]:
+    """``redis-server`` on a free port for the ``with`` block; yields its URL."""
     port = free_port()
     command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-    command += ["--save", "", "--appendonly", "no", "--dir", str(tmp_path)]
+    command += ["--save", "", "--appendonly", "no", "--dir", str(folder)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
         _wait_for_port(port)
