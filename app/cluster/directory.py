@@ -6,10 +6,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+
+from app.errors import AppError
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,24 @@ end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]
 """
+
+
+class ClusterUnavailable(AppError):
+    """Redis did not answer: who owns a match cannot be known right now (retry soon)."""
+
+    status = 503
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__("cluster/unavailable", f"the cluster's Redis did not answer: {error!r}")
+
+
+@contextlib.contextmanager
+def redis_answers() -> Iterator[None]:
+    """Turn a Redis failure into ``ClusterUnavailable`` (a 503 with a stable code)."""
+    try:
+        yield
+    except (RedisError, OSError) as error:
+        raise ClusterUnavailable(error) from error
 
 
 def _text(value: bytes | str) -> str:
@@ -86,8 +106,9 @@ class Directory:
 
     async def claim(self, match_id: int) -> str:
         """Own the match unless a live process already does; returns the owner's node id."""
-        owner = await self._claim(keys=[OWNER_KEY + str(match_id)], args=[self.node_id, NODE_KEY])
-        return _text(owner)
+        with redis_answers():
+            keys, args = [OWNER_KEY + str(match_id)], [self.node_id, NODE_KEY]
+            return _text(await self._claim(keys=keys, args=args))
 
     async def owner(self, match_id: int) -> str | None:
         """The live process that owns the match, or None (unowned, or its owner is dead)."""
@@ -127,7 +148,8 @@ class Directory:
 
     async def owner_elsewhere(self, match_id: int) -> str | None:
         """The base URL of another live process owning the match, or None."""
-        node_id = await self.owner(match_id)
-        if node_id is None or node_id == self.node_id:
-            return None
-        return await self.address(node_id)
+        with redis_answers():
+            node_id = await self.owner(match_id)
+            if node_id is None or node_id == self.node_id:
+                return None
+            return await self.address(node_id)

@@ -7,8 +7,9 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from redis.asyncio import Redis
-from redis.exceptions import LockError
+from redis.exceptions import LockError, RedisError
 
+from app.cluster.directory import redis_answers
 from app.errors import AppError
 
 LOCK_KEY = "rampart:lock:"
@@ -39,10 +40,12 @@ class Locks:
                 sleep=0.005,
                 blocking_timeout=self.timeout_s,
             )
-            if not await lock.acquire():
+            with redis_answers():
+                acquired = await lock.acquire()
+            if not acquired:
                 raise AppError("server/busy", f"{name} is busy; try again", status=503)
             try:
                 yield
             finally:
-                with contextlib.suppress(LockError):
+                with contextlib.suppress(LockError, RedisError, OSError):
                     await lock.release()

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.cluster.directory import Directory
+from app.cluster.directory import ClusterUnavailable, Directory
 from app.cluster.relay import relay
 from app.config import Settings
 from app.errors import AppError
@@ -50,7 +50,12 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     await websocket.accept()
     cluster: Directory | None = websocket.app.state.cluster
     if cluster is not None and match_id not in hub.sessions:
-        owner_url = await cluster.owner_elsewhere(match_id)
+        try:
+            owner_url = await cluster.owner_elsewhere(match_id)
+        except ClusterUnavailable as refusal:
+            await websocket.send_text(wire.dumps(wire.error(refusal.code, refusal.message)))
+            await websocket.close(1013)  # try again later
+            return
         if owner_url is not None:  # another process serves it: a pipe to that one
             await relay(websocket, owner_url, match_id, settings.outbox_limit, flusher)
             return
@@ -74,7 +79,8 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
             return
         except AppError as refusal:
             _error(peer, refusal.code, refusal.message)
-            peer.close(4404)
+            # 4404: the match does not exist (clients stop); otherwise try again later.
+            peer.close(4404 if refusal.status == 404 else 1013)
             return
         except KeyError:
             _error(peer, "match/unavailable", "this server cannot play that game")

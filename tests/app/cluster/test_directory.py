@@ -10,9 +10,10 @@ import pytest
 from redis.asyncio import Redis
 
 from app.cluster.bus import Bus
-from app.cluster.directory import Directory
+from app.cluster.directory import ClusterUnavailable, Directory
 from app.cluster.locks import Locks
 from tests.app.cluster.conftest import needs_redis
+from tests.app.support import free_port
 
 pytestmark = needs_redis
 
@@ -114,3 +115,17 @@ async def test_the_bus_reaches_the_others_and_not_the_sender(redis: Redis) -> No
     assert heard == {"a": [], "b": [("lobby", 1)], "c": [("lobby", 1), ("resign", 2)]}
     for bus in buses:
         await bus.stop()
+
+
+async def test_without_redis_ownership_and_locks_fail_with_a_stable_code() -> None:
+    gone = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    node = Directory(gone, "node", "http://127.0.0.1:8001", ttl_s=5)
+    with pytest.raises(ClusterUnavailable) as refusal:
+        await node.claim(1)
+    assert (refusal.value.code, refusal.value.status) == ("cluster/unavailable", 503)
+    with pytest.raises(ClusterUnavailable):
+        await node.owner_elsewhere(1)
+    with pytest.raises(ClusterUnavailable):
+        async with Locks(gone).hold("lobby:1"):
+            pass
+    await gone.aclose()
