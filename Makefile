@@ -24,7 +24,7 @@ run: $(VENV)/.installed
 cluster: $(VENV)/.installed
 	NODES=$(NODES) BASE_PORT=$(BASE_PORT) HOST=$(HOST) PY=$(PY) bash scripts/cluster.sh
 
-# Debian packages the tests drive (Chromium, PostgreSQL, Redis); installed only when missing.
+# Debian packages the tests drive (Chromium, PostgreSQL, Redis, nginx); installed only when missing.
 sysdeps:
 	bash scripts/sysdeps.sh
 

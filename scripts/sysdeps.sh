@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite drives (Chromium, PostgreSQL, Redis, and
-# docker-compose to validate docker-compose.yml), only those that are missing.
+# Installs the Debian packages the test suite drives (Chromium, PostgreSQL, Redis, nginx in
+# front of a two-process cluster, and docker-compose to validate docker-compose.yml), only
+# those that are missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
