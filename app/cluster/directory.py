@@ -112,13 +112,14 @@ class Directory:
 
     async def owner(self, match_id: int) -> str | None:
         """The live process that owns the match, or None (unowned, or its owner is dead)."""
-        node = await self.redis.get(OWNER_KEY + str(match_id))
-        if node is None:
-            return None
-        node_id = _text(node)
-        if node_id == self.node_id:
-            return node_id
-        return node_id if await self.redis.exists(NODE_KEY + node_id) else None
+        with redis_answers():
+            node = await self.redis.get(OWNER_KEY + str(match_id))
+            if node is None:
+                return None
+            node_id = _text(node)
+            if node_id == self.node_id:
+                return node_id
+            return node_id if await self.redis.exists(NODE_KEY + node_id) else None
 
     async def adoptable(self, matches: list[tuple[int, int]]) -> list[int]:
         """Of ``(match_id, started_wall_ms)``, the matches this process should serve: its

@@ -21,6 +21,12 @@ PASSED_ON = frozenset({1000, 1001, 1008, 1011, 1012, 1013}) | frozenset(range(40
 CONNECT_TIMEOUT_S = 5.0
 
 
+class RelayCount:
+    """How many match sockets this process is relaying now (``/api/health``)."""
+
+    active = 0
+
+
 def upstream_url(owner_url: str, match_id: int, query: str) -> str:
     """The owner's websocket URL for the match, keeping the client's query string."""
     base = owner_url.rstrip("/").replace("http://", "ws://", 1)
@@ -61,6 +67,7 @@ async def relay(
 
     if peer.frames is not None:
         peer.frames.on_text = up
+    RelayCount.active += 1
     try:
         url = upstream_url(owner_url, match_id, websocket.url.query)
         try:
@@ -83,6 +90,7 @@ async def relay(
                 text = received.get("text")
                 up(text if text is not None else received.get("bytes") or b"")
     finally:
+        RelayCount.active -= 1
         if peer.frames is not None:
             peer.frames.on_text = None
         if upstream is not None:

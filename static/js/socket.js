@@ -1,5 +1,5 @@
 // The match websocket: hello with last_version, resend-safe client_seq, pong, and reconnect.
-import { session } from "./api.js";
+import { get, session } from "./api.js";
 
 /**
  * MatchSocket(matchId, {spectate, onMessage, onStatus}): connects to /ws/matches/{id} and
@@ -22,10 +22,20 @@ export class MatchSocket {
 
   connect() {
     if (this.closed) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${this.matchId}`);
-    this.ws = ws;
     this.onStatus("connecting");
+    // With several server processes, ask which one serves the match: a balancer sends the
+    // socket straight there (deploy/nginx.conf). Without an answer any process takes it.
+    get(`/api/matches/${this.matchId}/route`, { auth: false })
+      .then((route) => route.node, () => null)
+      .then((node) => this.open(node));
+  }
+
+  open(node) {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = node ? `?node=${encodeURIComponent(node)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${this.matchId}${query}`);
+    this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
       ws.send(JSON.stringify({

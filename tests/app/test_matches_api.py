@@ -73,3 +73,9 @@ async def test_match_page_lists_seats_result_and_ledger(api: Api, shared_server:
     assert (await api.get("/api/matches", game="nothing")).json()["matches"] == []
     missing = await api.get("/api/matches/987654")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "match/not_found"
+
+
+async def test_one_process_names_no_node_for_a_match_socket(api: Api) -> None:
+    route = await api.get("/api/matches/12345/route")
+    assert route.status_code == 200
+    assert route.json() == {"match_id": 12345, "node": None}

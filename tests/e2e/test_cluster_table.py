@@ -54,6 +54,8 @@ def test_friends_on_two_processes_play_a_castles_match(
     for page in (alice, bram):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
     bram_frames = record_frames(bram)
+    bram_sockets: list[str] = []
+    bram.on("websocket", lambda socket: bram_sockets.append(socket.url))
 
     # Alice uses process one, Bram process two: he sees her lobby, joins, and is taken to
     # the table when she starts it on process one, which then owns the match.
@@ -63,6 +65,9 @@ def test_friends_on_two_processes_play_a_castles_match(
     assert bram.url.startswith(two.http)
     live = [httpx.get(f"{node.http}/api/health").json()["live_matches"] for node in (one, two)]
     assert live == [1, 0]  # the match runs in process one; Bram's socket is relayed to it
+    # His page asked where the match lives and named the owner (a balancer would route by it).
+    match_sockets = [url for url in bram_sockets if "/ws/matches/" in url]
+    assert match_sockets and all("node=http" in url for url in match_sockets)
 
     # Turn 1 (Alice): a Spearman into the Middle Zone, seen at once by Bram; E ends the turn.
     wait_model(alice, "window.__rampart.view.turn === 1", TIMEOUT)

@@ -6,16 +6,19 @@ from fastapi import APIRouter, Request
 from sqlalchemy import text
 
 from app.api.deps import HubDep, SessionDep
+from app.cluster.relay import RelayCount
 
 router = APIRouter(prefix="/api", tags=["health"])
 
 
 @router.get("/health")
 async def health(request: Request, db: SessionDep, hub: HubDep) -> dict[str, object]:
-    """``live_matches`` running in this process; with several processes, ``node`` names it."""
+    """``live_matches`` running in this process; with several processes, ``node`` names it
+    and ``relayed_sockets`` counts the match sockets it pipes to other processes."""
     await db.execute(text("SELECT 1"))
     reply: dict[str, object] = {"status": "ok", "live_matches": len(hub.tasks)}
     cluster = request.app.state.cluster
     if cluster is not None:
         reply["node"] = cluster.node_id
+        reply["relayed_sockets"] = RelayCount.active
     return reply

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import OptionalPlayer, SessionDep
@@ -96,6 +96,16 @@ async def get_match(match_id: int, db: SessionDep) -> dict[str, Any]:
         actions = await repo.actions(match_id)
         data["version"] = actions[-1].version if actions else 0
     return data
+
+
+@router.get("/{match_id}/route")
+async def get_route(match_id: int, request: Request) -> dict[str, Any]:
+    """Where the match's socket should go: ``node`` names the process that serves it when
+    several do (a balancer routes ``/ws/matches/{id}?node=<node>`` there), else null. Any
+    process accepts any match socket; this only spares a relay hop."""
+    cluster = request.app.state.cluster
+    node = None if cluster is None else await cluster.owner(match_id)
+    return {"match_id": match_id, "node": node}
 
 
 @router.get("/{match_id}/events", response_class=StreamingResponse)

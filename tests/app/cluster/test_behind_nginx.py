@@ -43,7 +43,7 @@ def nginx_config(folder: Path, listen: int, nodes: list[Server]) -> Path:
 @pytest.fixture
 def front(cluster: NodeFactory, tmp_path: Path) -> Iterator[tuple[Server, list[Server]]]:
     """nginx on a free port before two nodes; yields it (as a ``Server`` to talk to) and them."""
-    nodes = [cluster(), cluster()]
+    nodes = [cluster(RAMPART_NODE_ID="app1"), cluster(RAMPART_NODE_ID="app2")]
     folder = tmp_path / "nginx"
     folder.mkdir()
     port = free_port()
@@ -69,23 +69,47 @@ def front(cluster: NodeFactory, tmp_path: Path) -> Iterator[tuple[Server, list[S
         process.wait(10)
 
 
+def relayed(nodes: list[Server]) -> int:
+    return sum(httpx.get(f"{node.http}/api/health").json()["relayed_sockets"] for node in nodes)
+
+
 async def test_a_match_played_through_nginx_over_two_processes(
     front: tuple[Server, list[Server]],
 ) -> None:
     door, nodes = front
     api = Api(door)
     seen = {(await api.get("/api/health")).json()["node"] for _ in range(4)}
-    assert seen == {node.http for node in nodes}  # round-robin reaches both
+    assert seen == {"app1", "app2"}  # round-robin reaches both
     tokens = [await api.guest(f"p{n}") for n in range(4)]
     match_id = await api.table("tally", tokens, options={"target": 50})
+    owner = (await api.get(f"/api/matches/{match_id}/route")).json()["node"]
+    assert owner in ("app1", "app2")
+    # Round-robin sockets: those that reach the other process are relayed to the owner.
     clients = [await Client(door, match_id, token).connect() for token in tokens]
     assert [client.seat for client in clients] == [0, 1, 2, 3]
-    for version in range(1, 9):
+    assert relayed(nodes) >= 1
+    await play(clients, versions=range(1, 5))
+    for client in clients:
+        await client.close()
+    # With the route's hint nginx sends every socket straight to the owner: no relay.
+    hinted = []
+    for token in tokens:
+        client = Client(door, match_id, token)
+        client.url += f"?node={owner}"
+        client.seq = 100  # newer than the first sockets' actions (an older one is a resend)
+        hinted.append(await client.connect(last_version=4))
+    assert relayed(nodes) == 0
+    await play(hinted, versions=range(5, 9))
+    live = [httpx.get(f"{node.http}/api/health").json()["live_matches"] for node in nodes]
+    assert sorted(live) == [0, 1]  # one process runs it
+    await api.close()
+
+
+async def play(clients: list[Client], versions: range) -> None:
+    """Each seat moves in turn; every seat sees every move."""
+    for version in versions:
         mover = clients[(version - 1) % 4]
         seq = await mover.act({"type": "move", "cell": version})
         await mover.wait_for("ack", client_seq=seq)
         for client in clients:
             await client.wait_for("patch", version=version)
-    live = [httpx.get(f"{node.http}/api/health").json()["live_matches"] for node in nodes]
-    assert sorted(live) == [0, 1]  # one process runs it; the other relays its sockets
-    await api.close()

@@ -73,6 +73,10 @@ async def test_a_match_started_on_one_process_is_played_through_both(
     assert (await bob.wait_for("error", client_seq=seq))["code"] != ""
     await ann.act({"type": "move", "cell": 9})
     await cat.wait_for("patch", version=7)
+    # Either process says which one serves the match, for a balancer to route its sockets.
+    for api in (api_one, api_two):
+        route = (await api.get(f"/api/matches/{match_id}/route")).json()
+        assert route == {"match_id": match_id, "node": f"http://127.0.0.1:{two.port}"}
     # Two runs the match, one relays it; both tell the same history over REST.
     health = [(await api.get("/api/health")).json() for api in (api_one, api_two)]
     assert [h["node"] for h in health] == [f"http://127.0.0.1:{n.port}" for n in (one, two)]
