@@ -149,3 +149,38 @@ async def test_a_relay_to_an_unreachable_owner_says_so_and_asks_to_retry(
     with contextlib.suppress(websockets.ConnectionClosed):
         await socket.recv()
     assert socket.close_code == 1013
+
+
+async def test_a_withdrawal_on_one_process_resigns_the_seat_where_the_match_runs(
+    cluster: NodeFactory,
+) -> None:
+    # Bram never connects; a long grace keeps that from forfeiting him: only the resign ends it.
+    one, two = [cluster(RAMPART_DISCONNECT_GRACE_MS="3600000") for _ in range(2)]
+    api_one, api_two = Api(one), Api(two)
+    organiser, bram = await api_one.guest("org"), await api_one.guest("bram")
+    created = await api_one.ok(
+        "/api/tournaments", organiser, {"game": "rampage", "format": "swiss"}
+    )
+    tid = created["id"]
+    await api_one.ok(f"/api/tournaments/{tid}/open", organiser)
+    await api_one.ok(f"/api/tournaments/{tid}/register", bram)
+    await api_one.ok(f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "count": 1})
+    await api_one.ok(f"/api/tournaments/{tid}/start", organiser)  # round 1 opens on one
+    [table] = (await api_one.get(f"/api/tournaments/{tid}/rounds/1/pairings")).json()
+    match_id = table["match_id"]
+    assert (await api_two.get(f"/api/matches/{match_id}/route")).json()["node"] == one.http
+    assert (await api_two.get(f"/api/matches/{match_id}")).json()["status"] == "running"
+    # Bram withdraws through process two; process one, which runs his match, resigns it.
+    await api_two.ok(f"/api/tournaments/{tid}/withdraw", bram)
+    await eventually_async(api_two, f"/api/matches/{match_id}", lambda m: m["status"] == "finished")
+    events = (await api_two.get(f"/api/matches/{match_id}/events")).text
+    assert '"resigned"' in events
+    await api_one.close()
+    await api_two.close()
+
+
+async def eventually_async(api: Api, path: str, condition: Any, timeout: float = 20) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition((await api.get(path)).json()):
+        assert asyncio.get_running_loop().time() < deadline, (await api.get(path)).json()
+        await asyncio.sleep(0.1)
