@@ -150,7 +150,7 @@ class Directory:
     async def owner_elsewhere(self, match_id: int) -> str | None:
         """The base URL of another live process owning the match, or None."""
         with redis_answers():
-            node_id = await self.owner(match_id)
-            if node_id is None or node_id == self.node_id:
+            node = await self.redis.get(OWNER_KEY + str(match_id))
+            if node is None or _text(node) == self.node_id:
                 return None
-            return await self.address(node_id)
+            return await self.address(_text(node))  # None once that process is dead

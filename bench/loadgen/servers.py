@@ -7,9 +7,11 @@ import contextlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,23 +68,42 @@ def cluster_running(
     and one throwaway ``redis-server`` (DESIGN.md sec. 9), for the ``with`` block."""
     workdir = Path(tempfile.mkdtemp(prefix="rampart-cluster-"))
     database_url = database_url or f"sqlite+aiosqlite:///{workdir}/rampart.db"
-    redis_port = free_port()
-    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(redis_port)]
-    command += ["--save", "", "--appendonly", "no", "--dir", str(workdir)]
-    redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
-        with contextlib.ExitStack() as stack:
+        with redis_running(workdir) as redis_url, contextlib.ExitStack() as stack:
             processes = []
             for port in ports:
                 env = {
-                    "RAMPART_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+                    "RAMPART_REDIS_URL": redis_url,
                     "RAMPART_NODE_URL": f"http://127.0.0.1:{port}",
                 }
                 processes.append(stack.enter_context(rampart_running(port, database_url, env)))
             yield processes
     finally:
-        _stop(redis)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def redis_running(folder: Path, timeout_s: float = 10) -> Iterator[str]:
+    """A throwaway ``redis-server`` (no persistence) on a free port for the ``with`` block;
+    yields its URL once it accepts connections."""
+    port = free_port()
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
+    command += ["--save", "", "--appendonly", "no", "--dir", str(folder)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while not _listening(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start on port {port}")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        _stop(process)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 @contextlib.contextmanager

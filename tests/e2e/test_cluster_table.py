@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.app.cluster.conftest import needs_cluster, redis_running
+from bench.loadgen.servers import redis_running
+from tests.app.cluster.conftest import needs_cluster
 from tests.app.support import Server, new_pg_database
 from tests.e2e.steps import model, open_private_duel, record_frames, wait_model
 

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import shutil
-import socket
-import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from redis.asyncio import Redis
 
-from tests.app.support import PG_URL, Server, free_port, new_pg_database
+from bench.loadgen.servers import redis_running
+from tests.app.support import PG_URL, Server, new_pg_database
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server")
 needs_cluster = [
@@ -20,16 +18,6 @@ needs_cluster = [
     pytest.mark.postgres,
     pytest.mark.skipif(not PG_URL, reason="RAMPART_TEST_PG_URL is not set"),
 ]
-
-
-def _wait_for_port(port: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
 
 
 @pytest.fixture
@@ -41,19 +29,12 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-@contextlib.contextmanager
-def redis_running(folder: Path) -> Iterator[str]:
-    """``redis-server`` on a free port for the ``with`` block; yields its URL."""
-    port = free_port()
-    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-    command += ["--save", "", "--appendonly", "no", "--dir", str(folder)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    try:
-        _wait_for_port(port)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
+    """A client of that server."""
+    client = Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
 
 
 NodeFactory = Callable[..., Server]

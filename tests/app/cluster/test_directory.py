@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
@@ -16,13 +15,6 @@ from tests.app.cluster.conftest import needs_redis
 from tests.app.support import free_port
 
 pytestmark = needs_redis
-
-
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    yield client
-    await client.aclose()
 
 
 async def test_a_live_owner_keeps_its_match_and_a_dead_ones_match_is_taken(redis: Redis) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -31,13 +30,6 @@ class Watcher:
 
     def close(self, code: int = 1000) -> None:
         self.closed = code
-
-
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    yield client
-    await client.aclose()
 
 
 async def test_a_heartbeat_after_expiry_reports_the_lapse(redis: Redis) -> None:
