@@ -20,7 +20,7 @@ from app.sessions.hub import Hub
 _bearer = HTTPBearer(auto_error=False)
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -30,12 +30,12 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-def get_hub(request: Request) -> Hub:
+async def get_hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
 
 
-def get_lobbies(request: Request) -> LobbyService:
+async def get_lobbies(request: Request) -> LobbyService:
     service: LobbyService = request.app.state.lobbies
     return service
 

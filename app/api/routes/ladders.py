@@ -17,7 +17,7 @@ from app.tournaments.ladders import LadderService, entry_json, ladder_json
 router = APIRouter(prefix="/api/ladders", tags=["ladders"])
 
 
-def get_ladders(request: Request) -> LadderService:
+async def get_ladders(request: Request) -> LadderService:
     service: LadderService = request.app.state.ladders
     return service
 

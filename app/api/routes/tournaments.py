@@ -19,7 +19,7 @@ from app.tournaments.store import entry_json, tournament_json
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
 
-def get_tournaments(request: Request) -> TournamentService:
+async def get_tournaments(request: Request) -> TournamentService:
     service: TournamentService = request.app.state.tournaments
     return service
 
