@@ -76,6 +76,13 @@ def main() -> None:
         action="store_true",
         help="with --nodes: seats connect round-robin over the processes (relayed to the owner)",
     )
+    parser.add_argument(
+        "--open-rate",
+        type=float,
+        default=0.0,
+        help="tables a second opened over REST during the window, beside the moves (their "
+        "seats never connect): what lobby traffic costs the server and the moves",
+    )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)

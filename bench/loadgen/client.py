@@ -17,19 +17,12 @@ import httpx
 import orjson
 
 from app.cluster import wsclient
+from bench.loadgen.lobbies import LobbyTraffic, open_table
 from bench.loadgen.probes import cpu_seconds, memory_mb, percentile
 
 PING_PREFIX = '{"type":"ping","nonce":'
 SETUP_BATCH = 25  # matches opened at once
 SETUP_FAILURES_SHOWN = 3  # on stderr; all are counted as ``connect`` errors
-
-
-def _checked(reply: httpx.Response) -> dict[str, Any]:
-    """The JSON of a successful REST reply; an error (status and body) otherwise."""
-    if reply.status_code >= 300:
-        raise RuntimeError(f"{reply.request.url.path}: {reply.status_code} {reply.text[:200]}")
-    body: dict[str, Any] = reply.json()
-    return body
 
 
 @dataclass(frozen=True)
@@ -54,6 +47,9 @@ class Plan:
     # ``--spread``: seat ``s`` of match ``i`` connects to ``bases[(i + s) % len(bases)]``,
     # as a round-robin balancer would send it, and is relayed when that is not the owner.
     spread: bool = False
+    # ``--open-rate``: tables a second that worker 0 opens over REST during the window
+    # (lobby traffic beside the moves; their seats never connect).
+    open_rate: float = 0.0
 
     def indexes(self) -> range:
         return range(self.worker, self.matches, self.procs)
@@ -270,18 +266,7 @@ class Run:
                 await seat.open()
                 await seat.ready.wait()
             return seats
-        tokens = []
-        for s in range(4):
-            reply = await http.post("/api/accounts", json={"name": f"m{index}s{s}"})
-            tokens.append(_checked(reply)["token"])
-        auth = [{"authorization": f"Bearer {t}"} for t in tokens]
-        body = {"game": self.plan.game, "seats": 4, "options": {}}
-        lobby = _checked(await http.post("/api/lobbies", json=body, headers=auth[0]))
-        for s in range(1, 4):
-            path = f"/api/lobbies/{lobby['id']}/join"
-            _checked(await http.post(path, json={}, headers=auth[s]))
-        path = f"/api/lobbies/{lobby['id']}/start"
-        match_id = _checked(await http.post(path, json={}, headers=auth[0]))["match_id"]
+        match_id, tokens = await open_table(http, self.plan.game, f"m{index}")
         seats = [
             Seat(self, f"{self.plan.socket_base(index, s)}/ws/matches/{match_id}", token, s)
             for s, token in enumerate(tokens)
@@ -325,12 +310,16 @@ class Run:
         self.go.set()
         for seat in self.seats:
             seat.schedule()
+        end = window_start + plan.seconds
+        traffic = opening = None
+        if plan.open_rate > 0 and plan.worker == 0 and not plan.echo:
+            traffic = LobbyTraffic(plan.base, plan.game, plan.open_rate, plan.worker)
+            opening = asyncio.create_task(traffic.open_during(window_start, end))
         await sleep_until(window_start)
         me = os.getpid()
         cpu0, t0 = cpu_seconds(me), time.monotonic()
         stats.measuring = True
         lags: list[float] = []
-        end = window_start + plan.seconds
         while (now := time.monotonic()) < end:
             tick = time.monotonic()
             await asyncio.sleep(min(1.0, end - now))
@@ -342,6 +331,8 @@ class Run:
         while time.monotonic() < grace_end and any(s.sent or s.by_version for s in self.seats):
             await asyncio.sleep(0.1)
         stats.stopped = True
+        if opening is not None:
+            await opening  # the last tables' replies, if any are still on their way
         stats.errors["unacked_at_end"] = sum(
             1 for s in self.seats for v in (*s.sent.values(), *s.by_version.values()) if v[1]
         )
@@ -363,6 +354,7 @@ class Run:
             "window_s": round(window, 3),
             "rss_mb": round(memory_mb(me), 1),
             "loop_lag_p99_ms": percentile(sorted(lags), 99),
+            "rest": traffic.report() if traffic is not None else None,
         }
 
     async def close(self) -> None:

@@ -44,6 +44,7 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         procs=args.procs,
         bases=bases if len(bases) > 1 else (),
         spread=args.spread,
+        open_rate=args.open_rate,
     )
     with contextlib.ExitStack() as server:
         if echo:

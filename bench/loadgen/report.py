@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from bench.loadgen.client import sleep_until
+from bench.loadgen.lobbies import merged_rest
 from bench.loadgen.probes import (
     cpu_seconds,
     machine_busy,
@@ -85,6 +86,7 @@ def merge(
     bots = game != "tally"
     decisions = sum(r["race_decisions"] for r in reports)
     grabs = sorted(v for r in reports for v in r.get("grab_latencies", ()))
+    rest = merged_rest(reports, window)
     return {
         "peer": "rampart-echo" if echo else "rampart",
         "peer_version": "bare websocket relay (uvicorn + starlette)"
@@ -140,10 +142,12 @@ def merge(
             if bots
             else {}
         ),
+        **({"rest": rest} if rest is not None else {}),
         "ok": ok_matches == matches
         and moves > 0
         and not errors.get("disconnect")
-        and not errors.get("unacked_at_end"),
+        and not errors.get("unacked_at_end")
+        and not (rest and rest["tables_failed"]),
     }
 
 
@@ -179,6 +183,12 @@ def summary(result: dict[str, Any]) -> str:
         turns, grabs = result["latency_ms_turn_actions"], result["latency_ms_grabs"]
         split = f" (turn actions p99 {turns['p99']} ms, grabs p99 {grabs['p99']} ms)"
     procs = result.get("load_procs", 1)
+    rest = result.get("rest")
+    if rest is not None:
+        split += (
+            f", beside {rest['tables_opened_per_s']} tables/s opened over REST"
+            f" (requests p50 {rest['latency_ms']['p50']} ms, p99 {rest['latency_ms']['p99']} ms)"
+        )
     return (
         f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: {races}"
         f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms{split}, "

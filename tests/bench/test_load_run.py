@@ -62,3 +62,15 @@ def test_tally_matches_on_two_server_processes_with_seats_spread_over_both() -> 
     assert result["errors"] == dict(
         connect=0, disconnect=0, error=0, rejected=0, slow_over_5s=0, unacked_at_end=0
     )
+
+
+def test_tables_opened_over_rest_during_the_window_beside_the_moves() -> None:
+    [result] = load(
+        "--matches", "3", "--seconds", "2", "--warmup", "0.5", "--think", "100",
+        "--no-echo", "--procs", "2", "--open-rate", "4",
+    )  # fmt: skip
+    rest = result["rest"]
+    assert isinstance(rest, dict)
+    # 4 a second over a 2 s window, each table 9 requests (4 guests, lobby, 3 joins, start).
+    assert (rest["tables_opened"], rest["tables_failed"], rest["requests"]) == (8, 0, 72)
+    assert result["ok"] is True and result["matches_active"] == 3  # the played tables only

@@ -122,3 +122,27 @@ def test_with_several_processes_a_match_lives_on_one_and_spread_seats_go_round()
     assert {owned.socket_base(3, seat) for seat in range(4)} == {"ws://b"}
     spread = Plan("http://a", False, "tally", 4, 500, 1.0, 5.0, 1.0, bases=bases, spread=True)
     assert [spread.socket_base(3, seat) for seat in range(4)] == ["ws://b", "ws://a"] * 2
+
+
+def test_lobby_traffic_is_reported_apart_and_a_failed_table_is_not_ok() -> None:
+    assert "rest" not in merged([report(0, [1.0])])
+    rest = {
+        "tables_opened": 4,
+        "tables_failed": 0,
+        "first_failure": None,
+        "latencies": [float(v) for v in range(1, 37)],
+    }
+    result = merged([report(0, [1.0], rest=rest), report(1, [2.0])])
+    assert result["rest"] == {
+        "tables_opened": 4,
+        "tables_opened_per_s": 0.8,
+        "tables_failed": 0,
+        "first_failure": None,
+        "requests": 36,
+        "latency_ms": {"p50": 18.0, "p95": 35.0, "p99": 36.0, "max": 36.0},
+    }
+    assert result["ok"] is True
+    assert "tables/s opened over REST" in summary(result)
+    failed = {**rest, "tables_failed": 1, "first_failure": "RuntimeError('/api/lobbies: 503')"}
+    result = merged([report(0, [1.0], rest=failed)])
+    assert result["ok"] is False and result["rest"]["first_failure"].startswith("RuntimeError")
