@@ -21,6 +21,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import WRITE_LOCK_WAIT_MS, create_sqlite_sync_engine, json_text
+from app.db.inline_sqlite import locked_elsewhere
 from app.db.models import MatchAction, utcnow
 
 log = logging.getLogger(__name__)
@@ -72,10 +73,6 @@ SQLITE_WAIT_MS = WRITE_LOCK_WAIT_MS
 
 Written = Callable[[BaseException | None], None]
 """Told once a staged row is committed (None) or could not be (the error)."""
-
-
-def _locked_elsewhere(error: sqlite3.OperationalError) -> bool:
-    return "database is locked" in str(error) or "database is busy" in str(error)
 
 
 class ActionLogWriter:
@@ -250,7 +247,7 @@ class ActionLogWriter:
                 try:
                     self._write_sqlite(rows, wait_ms=0)
                 except sqlite3.OperationalError as busy:
-                    if not _locked_elsewhere(busy):
+                    if not locked_elsewhere(busy):
                         raise
                     # Another connection holds the write lock, perhaps an aiosqlite transaction
                     # waiting for this very loop to run its next statement: waiting for the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app.db.inline_sqlite import ON_LOOP_BUSY_TIMEOUT_MS, inline_creator
 from app.jsonenc import encode_text
 
 # The JSON columns' text: the one encoder of ``app.jsonenc`` (the action log writes it too).
@@ -41,27 +43,40 @@ def create_engine(url: str) -> AsyncEngine:
     the failure the action log must survive; only a power loss may drop the last commits.
     """
     ensure_sqlite_dir(url)
+    parsed = make_url(url)
     kwargs: dict[str, Any] = {}
-    if make_url(url).get_backend_name() != "sqlite":
+    if parsed.get_backend_name() != "sqlite":
         kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     kwargs.update(json_serializer=json_text, json_deserializer=orjson.loads)
+    database = parsed.database
+    inline = parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:")
+    if inline:
+        # Statements run on the loop; a wait for the write lock runs on a thread.
+        kwargs["async_creator"] = inline_creator(str(database), WRITE_LOCK_WAIT_MS)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        busy_timeout_ms = ON_LOOP_BUSY_TIMEOUT_MS if inline else WRITE_LOCK_WAIT_MS
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas(busy_timeout_ms))
     return engine
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    # A request waits for the write lock on aiosqlite's thread, never on the event loop, and
-    # during a busy set-up (hundreds of lobbies opening while matches commit their moves) the
-    # queue of writers is long: wait, rather than fail with ``database is locked``. The
-    # action log sets its own, shorter, wait (it writes on the loop).
-    cursor.execute(f"PRAGMA busy_timeout={WRITE_LOCK_WAIT_MS}")
-    cursor.close()
+def _sqlite_pragmas(busy_timeout_ms: int) -> Callable[[Any, Any], None]:
+    """The ``connect`` hook: WAL, synchronous=NORMAL, foreign keys, and the busy timeout.
+
+    A request waits for the write lock rather than fail with ``database is locked``
+    (hundreds of lobbies opening while matches commit their moves make a long queue of
+    writers), but never on the event loop: the async engine's connections wait on their own
+    thread (``app.db.inline_sqlite``) and keep 0 here. The action log sets its own."""
+
+    def set_up(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
+        cursor.close()
+
+    return set_up
 
 
 def create_sqlite_sync_engine(engine: AsyncEngine) -> Engine:
@@ -71,7 +86,7 @@ def create_sqlite_sync_engine(engine: AsyncEngine) -> Engine:
         json_serializer=json_text,
         json_deserializer=orjson.loads,
     )
-    event.listen(sync, "connect", _sqlite_pragmas)
+    event.listen(sync, "connect", _sqlite_pragmas(WRITE_LOCK_WAIT_MS))
     return sync
 
 
