@@ -249,8 +249,8 @@ class ActionLogWriter:
                 except sqlite3.OperationalError as busy:
                     if not locked_elsewhere(busy):
                         raise
-                    # Another connection holds the write lock, perhaps an aiosqlite transaction
-                    # waiting for this very loop to run its next statement: waiting for the
+                    # Another connection holds the write lock, perhaps a request's transaction
+                    # waiting for this very loop to run its next step: waiting for the
                     # lock here would freeze the loop until the busy timeout (a deadlock that
                     # fails this batch). Wait on a thread instead; the loop keeps running.
                     await asyncio.to_thread(self._write_sqlite, rows, wait_ms=SQLITE_WAIT_MS)

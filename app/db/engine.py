@@ -29,11 +29,19 @@ json_text = encode_text
 WRITE_LOCK_WAIT_MS = 30_000
 
 
-def ensure_sqlite_dir(url: str) -> None:
-    """Create the folder of a SQLite file so a fresh checkout can start."""
+def sqlite_file(url: str) -> str | None:
+    """The file of a SQLite URL; None for another database or an in-memory one."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        return str(parsed.database)
+    return None
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    """Create the folder of a SQLite file so a fresh checkout can start."""
+    database = sqlite_file(url)
+    if database is not None:
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -43,19 +51,17 @@ def create_engine(url: str) -> AsyncEngine:
     the failure the action log must survive; only a power loss may drop the last commits.
     """
     ensure_sqlite_dir(url)
-    parsed = make_url(url)
     kwargs: dict[str, Any] = {}
-    if parsed.get_backend_name() != "sqlite":
+    if make_url(url).get_backend_name() != "sqlite":
         kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
     kwargs.update(json_serializer=json_text, json_deserializer=orjson.loads)
-    database = parsed.database
-    inline = parsed.get_backend_name() == "sqlite" and database not in (None, "", ":memory:")
-    if inline:
+    database = sqlite_file(url)
+    if database is not None:
         # Statements run on the loop; a wait for the write lock runs on a thread.
-        kwargs["async_creator"] = inline_creator(str(database), WRITE_LOCK_WAIT_MS)
+        kwargs["async_creator"] = inline_creator(database, WRITE_LOCK_WAIT_MS)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        busy_timeout_ms = ON_LOOP_BUSY_TIMEOUT_MS if inline else WRITE_LOCK_WAIT_MS
+        busy_timeout_ms = WRITE_LOCK_WAIT_MS if database is None else ON_LOOP_BUSY_TIMEOUT_MS
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas(busy_timeout_ms))
     return engine
 

@@ -57,7 +57,7 @@ class InlineConnection(aiosqlite.Connection):
     def _waiting(self, fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
         """On the connection's thread: ``fn`` with SQLite's busy timeout at ``wait_ms``."""
         connection = self._conn
-        connection.execute(f"PRAGMA busy_timeout={int(self.wait_ms)}")
+        connection.execute(f"PRAGMA busy_timeout={self.wait_ms}")
         try:
             return fn(*args, **kwargs)
         finally:
@@ -71,9 +71,8 @@ def inline_creator(database: str, wait_ms: int) -> Callable[[], Any]:
     async def connect() -> InlineConnection:
         def open_file() -> sqlite3.Connection:
             # Used from the loop and from the connection's thread, never at once.
-            connection = sqlite3.connect(database, check_same_thread=False)
-            connection.execute(f"PRAGMA busy_timeout={ON_LOOP_BUSY_TIMEOUT_MS}")
-            return connection
+            timeout_s = ON_LOOP_BUSY_TIMEOUT_MS / 1000
+            return sqlite3.connect(database, timeout=timeout_s, check_same_thread=False)
 
         connection = InlineConnection(open_file, wait_ms)
         await connection  # starts its thread and opens the file there
