@@ -19,7 +19,19 @@ from engines.castles.view import to_act, view
 CODE = "castles/"
 TURN_TYPES = frozenset({"end_turn", "play", "move", "act"})
 WINDOW_TYPES = frozenset({"pass", "trap_prompts_off", "trap", "strike"})
-ALL_TYPES = TURN_TYPES | WINDOW_TYPES | {"resign"}
+# Per action type, every field it may carry: anything else is refused (castles/bad_field),
+# so nothing unknown is ever logged or shown in the event log.
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "end_turn": frozenset({"type"}),
+    "resign": frozenset({"type"}),
+    "pass": frozenset({"type"}),
+    "trap_prompts_off": frozenset({"type"}),
+    "trap": frozenset({"type", "card", "target"}),
+    "strike": frozenset({"type", "card", "target"}),
+    "move": frozenset({"type", "card", "to", "with"}),
+    "play": frozenset({"type", "card", "zone", "target", "targets"}),
+    "act": frozenset({"type", "card", "target", "build", "seat"}),
+}
 ONE_SEAT = tuple(frozenset({seat}) for seat in range(4))  # frozensets: safe to hand out again
 
 
@@ -67,8 +79,12 @@ class CastlesEngine:
         self, state: GameState, seat: int, action: dict[str, Any], at_ms: int
     ) -> list[Event]:
         kind = action["type"]
-        if kind not in ALL_TYPES:
+        fields = ACTION_FIELDS.get(kind)
+        if fields is None:
             raise InvalidAction(CODE + "unknown_action", f"unknown action type {kind!r}")
+        if not action.keys() <= fields:
+            extra = sorted(str(name) for name in action.keys() - fields)
+            raise InvalidAction(CODE + "bad_field", f"unexpected fields {extra}")
         if state.phase == "over":
             raise IllegalAction(CODE + "game_over", "the match is over")
         if kind == "resign":

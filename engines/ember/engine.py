@@ -24,6 +24,19 @@ from engines.ember.view import view as build_view
 
 GAME = "ember"
 RESIGN: dict[str, Any] = {"type": "resign"}
+# Per action type, every field it may carry: anything else is refused (ember/bad_field), so
+# nothing unknown is ever logged or shown in the event log.
+_DECLARING = frozenset({"type", "target_seat", "target_card", "choice"})
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "hero": frozenset({"type", "hero"}),
+    "pass": frozenset({"type"}),
+    "mode": frozenset({"type", "card"}),
+    "play": _DECLARING | {"card"},
+    "arcane": _DECLARING,
+    "respond": frozenset({"type", "card"}),
+    "discard": frozenset({"type", "card"}),
+    "resign": frozenset({"type"}),
+}
 MAX_SEATS = 4
 # ``to_act`` is asked several times per change (host, listing, apply, views): one set per
 # seat, built once.
@@ -195,9 +208,13 @@ class EmberEngine:
             illegal=False,
         )
         kind = action["type"]
-        handler = getattr(self, f"_do_{kind}", None)
-        if handler is None:
+        fields = ACTION_FIELDS.get(kind)
+        if fields is None:
             raise InvalidAction(f"{GAME}/unknown_action", f"unknown action type {kind!r}")
+        if not action.keys() <= fields:
+            extra = sorted(str(name) for name in action.keys() - fields)
+            raise InvalidAction(f"{GAME}/bad_field", f"unexpected fields {extra}")
+        handler = getattr(self, f"_do_{kind}")
         require(state.phase != "over", f"{GAME}/game_over", "the game is over")
         require(not state.players[seat].resigned, f"{GAME}/resigned", "you have resigned")
         events: list[Event] = []

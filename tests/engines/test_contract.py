@@ -128,12 +128,24 @@ class StepChecker:
                 with pytest.raises(ActionError):
                     engine.apply(state, seat, action, 10**12)
                 assert snapshot(engine, state) == before
+            for action in with_unknown_fields(engine, state, seat):
+                with pytest.raises(ActionError):
+                    engine.apply(state, seat, action, 0)
+                assert snapshot(engine, state) == before
 
     def views_stayed_snapshots(self) -> None:
         for view, text in self.handed_out:
             assert json.dumps(view, sort_keys=True) == text, (
                 "a view changed after it was handed out"
             )
+
+
+def with_unknown_fields(engine: Engine, state: Any, seat: int) -> list[dict[str, Any]]:
+    """Each legal action of the seat plus a field no action has: the engine must refuse it
+    (nothing unknown may reach the action log or the event log)."""
+    if seat not in engine.to_act(state):
+        return []
+    return [{**action, "junk": "J" * 70} for action in engine.legal_actions(state, seat)]
 
 
 def check_outcome(outcome: Outcome, seats: int) -> None:
