@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Bot, Decision, Engine
 
 BOT_KINDS = ("heuristic", "random")
+# Kinds that matches seat without a lobby offering them (the practice bot of app/practice,
+# installed by create_app): kind -> factory(engine, seat, seed).
+EXTRA_BOT_KINDS: dict[str, Callable[[Engine, int, int], Bot]] = {}
 
 
 def bot_module_name(engine: Engine) -> str:
@@ -25,7 +29,11 @@ def has_bots(engine: Engine) -> bool:
 
 
 def make_bot(engine: Engine, kind: str, seat: int, seed: int) -> Bot:
-    """A ``RandomBot`` or ``HeuristicBot``; raises ``ValueError`` for another kind."""
+    """A ``RandomBot`` or ``HeuristicBot`` (or an ``EXTRA_BOT_KINDS`` bot); raises
+    ``ValueError`` for another kind."""
+    extra = EXTRA_BOT_KINDS.get(kind)
+    if extra is not None:
+        return extra(engine, seat, seed)
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown bot kind {kind!r}")
     module = importlib.import_module(bot_module_name(engine))
