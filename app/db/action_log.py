@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.engine import WRITE_LOCK_WAIT_MS, create_sqlite_sync_engine, json_text
+from app.db.engine import create_sqlite_sync_engine, database_unavailable, json_text
 from app.db.inline_sqlite import locked_elsewhere
 from app.db.models import MatchAction, utcnow
 
@@ -67,8 +67,13 @@ def sqlite_params(row: dict[str, Any], created_at: str) -> tuple[Any, ...]:
     )
 
 
-# How long a batch written off the loop waits for another connection's write lock.
-SQLITE_WAIT_MS = WRITE_LOCK_WAIT_MS
+# How long one try of a batch written off the loop waits for another connection's write lock;
+# past it the database counts as unavailable (new actions are refused, retryable) while the
+# drain keeps trying. Locks of this process's own connections last microseconds.
+LOCK_WAIT_MS = 1_000
+# The pause between tries while the database cannot be written grows to RETRY_MAX_S.
+RETRY_FIRST_S = 0.05
+RETRY_MAX_S = 1.0
 
 
 Written = Callable[[BaseException | None], None]
@@ -101,6 +106,10 @@ class ActionLogWriter:
         self.after_commit: Callable[[], None] | None = None
         self.batches = 0
         self.rows = 0
+        # Set while staged rows wait for a database that cannot be written (the last error);
+        # sessions refuse new actions meanwhile (``app.sessions.changes``).
+        self.unavailable: BaseException | None = None
+        self.outages = 0
 
     def start(self) -> None:
         if self._sync is not None:
@@ -167,6 +176,17 @@ class ActionLogWriter:
         self.stage(row, written)
         await future
 
+    def holds(self, match_id: int, account_id: int | None, seat: int, client_seq: int) -> bool:
+        """Whether that action is staged and not yet committed (held while the database
+        cannot be written): its answer comes once it is."""
+        return any(
+            row["match_id"] == match_id
+            and row["client_seq"] == client_seq
+            and row["seat"] == seat
+            and row["account_id"] == account_id
+            for row, _ in self._pending
+        )
+
     def _kick(self) -> None:
         """Write everything staged during the last turn of the loop, inline when it can."""
         self._kicked = False
@@ -181,19 +201,77 @@ class ActionLogWriter:
                     self._committed(batch)
                 return
             except Exception:
-                # Locked elsewhere, or a bad row: the drain task waits for the lock on a
-                # thread and retries rows one by one.
+                # Locked elsewhere, the database unavailable, or a bad row: the drain task
+                # waits for the lock on a thread, holds rows until the database is back, and
+                # retries a failed batch's rows one by one.
                 pass
         self._draining = asyncio.create_task(self._drain(), name="action-log-drain")
 
     async def _drain(self) -> None:
+        """Write the staged rows in order. While the database cannot be written (down, locked
+        by another process, out of space) the rows stay staged, unacknowledged, and are tried
+        again with a growing pause until it can: nothing is lost and nothing is told early."""
+        pause = RETRY_FIRST_S
         try:
             while self._pending:
                 batch = self._pending[: self.max_batch]
+                try:
+                    await self._write_rows([row for row, _ in batch])
+                except Exception as error:
+                    if not database_unavailable(error):
+                        del self._pending[: len(batch)]
+                        await self._write_singly(batch, error)
+                        continue
+                    self._went_down(error)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_MAX_S)
+                    continue
                 del self._pending[: len(batch)]
-                await self._write(batch)
+                pause = RETRY_FIRST_S
+                self._came_back()
+                self._committed(batch)
         finally:
             self._draining = None
+
+    async def _write_singly(
+        self, batch: list[tuple[dict[str, Any], Written]], error: BaseException
+    ) -> None:
+        """A batch failed for a reason of its own rows: one bad row must not fail its
+        neighbours, so each is tried alone. Should the database go away meanwhile, the rest
+        go back to the head of the queue."""
+        if len(batch) > 1:
+            log.warning("action log batch of %d failed (%r); retrying singly", len(batch), error)
+        for index, item in enumerate(batch):
+            try:
+                if len(batch) > 1:
+                    await self._write_rows([item[0]])
+            except Exception as failure:
+                if database_unavailable(failure):
+                    self._pending[:0] = batch[index:]
+                    self._went_down(failure)
+                    return
+                self._settle([item], failure)
+                continue
+            if len(batch) == 1:
+                self._settle([item], error)  # the one row is the bad one
+                continue
+            self._committed([item])
+
+    def _went_down(self, error: BaseException) -> None:
+        if self.unavailable is None:
+            self.outages += 1
+            log.warning(
+                "the database cannot be written (%r): %d actions held until it can, new "
+                "actions refused with server/unavailable",
+                error,
+                len(self._pending),
+            )
+        self.unavailable = error
+
+    def _came_back(self) -> None:
+        if self.unavailable is not None:
+            log.warning("the database is back: held actions written")
+        self.unavailable = None
 
     def _committed(self, batch: list[tuple[dict[str, Any], Written]]) -> None:
         self.batches += 1
@@ -234,39 +312,41 @@ class ActionLogWriter:
             created_at = utcnow().strftime(SQLITE_DATETIME)
             connection.executemany(SQLITE_INSERT, [sqlite_params(row, created_at) for row in rows])
             connection.commit()
-        except Exception:
-            connection.rollback()
+        except Exception as error:
+            with contextlib.suppress(sqlite3.Error):
+                connection.rollback()
+            if isinstance(error, sqlite3.OperationalError) and not locked_elsewhere(error):
+                # Out of space, an I/O error: open a fresh connection for the next try
+                # rather than trust this one's state.
+                self._reopen_sqlite()
             raise
 
-    async def _write(self, batch: list[tuple[dict[str, Any], Written]]) -> None:
-        rows = [row for row, _ in batch]
-        try:
-            if self._sync is not None:
-                # The statement is fixed: hand it to the driver directly and skip SQLAlchemy's
-                # per-call compile and type processing, the largest cost of an append.
-                try:
-                    self._write_sqlite(rows, wait_ms=0)
-                except sqlite3.OperationalError as busy:
-                    if not locked_elsewhere(busy):
-                        raise
-                    # Another connection holds the write lock, perhaps a request's transaction
-                    # waiting for this very loop to run its next step: waiting for the
-                    # lock here would freeze the loop until the busy timeout (a deadlock that
-                    # fails this batch). Wait on a thread instead; the loop keeps running.
-                    await asyncio.to_thread(self._write_sqlite, rows, wait_ms=SQLITE_WAIT_MS)
-            else:
-                created_at = utcnow()
-                async with self.engine.begin() as connection:
-                    await connection.execute(
-                        insert(MatchAction), [{**row, "created_at": created_at} for row in rows]
-                    )
-        except Exception as error:
-            if len(batch) == 1:
-                self._settle(batch, error)
-                return
-            # One bad row must not fail its neighbours: retry them one by one.
-            log.warning("action log batch of %d failed (%r); retrying singly", len(batch), error)
-            for item in batch:
-                await self._write([item])
+    def _reopen_sqlite(self) -> None:
+        if self._pooled is not None:
+            with contextlib.suppress(Exception):
+                self._pooled.invalidate()
+        self._pooled = self._raw = None
+        self._busy_timeout_ms = None
+
+    async def _write_rows(self, rows: list[dict[str, Any]]) -> None:
+        """One transaction of ``rows``; raises if it did not commit (nothing was written)."""
+        if self._sync is not None:
+            # The statement is fixed: hand it to the driver directly and skip SQLAlchemy's
+            # per-call compile and type processing, the largest cost of an append.
+            try:
+                self._write_sqlite(rows, wait_ms=0)
+            except sqlite3.OperationalError as busy:
+                if not locked_elsewhere(busy):
+                    raise
+                # Another connection holds the write lock, perhaps a request's transaction
+                # waiting for this very loop to run its next step: waiting for the lock
+                # here would freeze the loop (a deadlock). Wait on a thread instead; the
+                # loop keeps running. Past ``LOCK_WAIT_MS`` the database counts as
+                # unavailable (another process holds it) and the drain keeps trying.
+                await asyncio.to_thread(self._write_sqlite, rows, wait_ms=LOCK_WAIT_MS)
             return
-        self._committed(batch)
+        created_at = utcnow()
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(MatchAction), [{**row, "created_at": created_at} for row in rows]
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Engine, event
 from sqlalchemy import create_engine as sa_create_engine
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -18,6 +20,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.db.inline_sqlite import ON_LOOP_BUSY_TIMEOUT_MS, inline_creator
+from app.errors import AppError
 from app.jsonenc import encode_text
 
 # The JSON columns' text: the one encoder of ``app.jsonenc`` (the action log writes it too).
@@ -27,6 +30,63 @@ json_text = encode_text
 # How long a transaction waits for SQLite's write lock; past it a request answers 503
 # ``server/busy`` (``app.api.errors``).
 WRITE_LOCK_WAIT_MS = 30_000
+
+
+# What SQLite says when it cannot write now but may later: another process holds the lock,
+# the disk is full, the file is unreachable. A transaction refused so wrote nothing.
+SQLITE_NOT_NOW = (
+    "database is locked",
+    "database is busy",
+    "database or disk is full",
+    "disk i/o error",
+    "unable to open database file",
+)
+
+
+class DatabaseUnavailable(AppError):
+    """The database cannot be written (or reached) now: retry later (503, ``retry``)."""
+
+    status = 503
+
+    def __init__(self, error: BaseException | None = None) -> None:
+        detail = f" ({type(error).__name__})" if error is not None else ""
+        super().__init__("server/unavailable", f"the database is unavailable{detail}; retry")
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` means the database cannot be used *now* (down, restarting, locked by
+    another process, out of space) rather than that the statement is wrong: the same write
+    will succeed once the database is back. Integrity and programming errors are not."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, DatabaseUnavailable | OSError | TimeoutError):
+            return True  # connection refused or reset, or the disk itself refused
+        if isinstance(current, sqlite3.OperationalError):
+            return any(text in str(current).lower() for text in SQLITE_NOT_NOW)
+        if isinstance(current, sa_exc.DBAPIError) and current.connection_invalidated:
+            return True
+        if type(current).__name__ in PG_CONNECTION_ERRORS:
+            return True
+        current = getattr(current, "orig", None) or current.__cause__ or current.__context__
+    return False
+
+
+# asyncpg's errors for a server that went away, is starting or shutting down (by name: the
+# driver is only installed for PostgreSQL), and SQLAlchemy's adapter names for them.
+PG_CONNECTION_ERRORS = frozenset(
+    {
+        "ConnectionDoesNotExistError",
+        "ConnectionFailureError",
+        "CannotConnectNowError",
+        "AdminShutdownError",
+        "CrashShutdownError",
+        "ServerNotReadyError",
+        "ConnectionRejectionError",
+        "TooManyConnectionsError",
+    }
+)
 
 
 def sqlite_file(url: str) -> str | None:

@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 from typing import TYPE_CHECKING, Any
 
+from app.db.engine import database_unavailable
 from app.sessions import races as race_steps
 from app.sessions import wire
-from app.sessions.commands import Change
+from app.sessions.commands import Change, Submit
 from engines.base import ALL, events_for
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE = "server/unavailable"
+# Between tries of a result write while the database cannot be written.
+RESULT_RETRY_S = 0.5
 
 if TYPE_CHECKING:
     from app.sessions.session import GameSession
 
 
 async def commit(session: GameSession, change: Change) -> None:
-    """Persist the new version, then tell everyone. A failed write raises: the hub then
-    rebuilds the match from the log, where the unacknowledged action is absent."""
+    """Persist the new version, then tell everyone. While the database cannot be written the
+    row is held (and nobody told) until it can; a write refused for the row itself raises:
+    the hub then rebuilds the match from the log, where the unacknowledged action is absent."""
     row, ended = log_row(session, change)
     await session.action_log.append(row)
     if advance(session, change, row["version"]):
@@ -89,8 +99,44 @@ def advance(session: GameSession, change: Change, version: int) -> bool:
 
 
 async def finish(session: GameSession, change: Change, version: int, ended: list[Any]) -> None:
-    await session.record_result()
+    """The last move is logged: record the result, then tell. While the database cannot be
+    written the result waits (and so does the news), tried again until it is written."""
+    while True:
+        try:
+            await session.record_result()
+            break
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            log.warning("match %s: result not written (%r); retrying", session.match_id, error)
+            await asyncio.sleep(RESULT_RETRY_S)
     announce(session, change, version, ended)
+
+
+def refused_while_down(session: GameSession, command: Submit) -> bool:
+    """While the action log holds rows for a database that cannot be written, a new action
+    is not applied: the sender hears ``server/unavailable`` with ``retry: true`` at once (a
+    repeat of an action already answered still gets its answer, a repeat of the one held
+    waits for it). The refusal is not
+    remembered as the answer to its ``client_seq``: the same action sent again once the
+    database is back is played. True when the command was answered here."""
+    if session.action_log.unavailable is None or session.finished:
+        return False
+    peer, seq = command.peer, command.client_seq
+    previous = session.replies.get((peer.account_id, command.seat))
+    if previous is not None and previous[0] == seq:
+        peer.send_text(wire.dumps({**previous[1], "duplicate": True}))
+        return True
+    if session.action_log.holds(session.match_id, peer.account_id, command.seat, seq):
+        return True  # sent again while held: its ack comes once it is written
+    message = "the database is unavailable; your action was not played, send it again"
+    if command.grab:
+        cell = command.action.get("cell")
+        reply = wire.grab_result(seq, cell, False, session.clock.now(), UNAVAILABLE)
+    else:
+        reply = wire.error(UNAVAILABLE, message, seq)
+    peer.send_text(wire.dumps({**reply, "retry": True}))
+    return True
 
 
 def announce(session: GameSession, change: Change, version: int, ended: list[Any]) -> None:

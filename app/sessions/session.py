@@ -47,6 +47,21 @@ class GameSession:
 
     Accepted actions are persisted (one ``match_actions`` row per version) before anyone
     hears of them; then every attached connection gets its own filtered events and view.
+
+    Defence in depth: whatever one client's message does, the session survives it. A failure
+    while handling a message (an engine bug on a strange action, a reply that cannot be
+    encoded, a view that cannot be built) answers that client ``server/internal``, is logged
+    once, and the match plays on for every other seat, their sockets untouched. The engine's
+    state may be half-changed by a failed ``apply``, so it is not trusted: the session
+    restores the match in place from its action log (``restore``, by the hub's ``rebuild``)
+    before handling anything else. Why the log and not a snapshot taken before each apply:
+    a snapshot (``engine.to_json``) would cost every move; the log is what a restart would
+    replay anyway, and it holds every acknowledged action (an action is acknowledged only once
+    logged, and nothing is handled while a commit is in flight), so nothing acknowledged is
+    lost. Connections, the match clock, turn clocks, presence and the replies to each
+    client's last ``client_seq`` are kept; the state, version, history, bots and grab races
+    are the log's. Only a failure of the log itself (a row that cannot be written, or a log
+    that does not match memory) still ends the session: the hub rebuilds it from the log.
     """
 
     def __init__(
@@ -69,6 +84,7 @@ class GameSession:
         on_finish: Callable[[int], None] | None = None,
         turn_clocks: TurnClocks | None = None,
         seed: int = 0,
+        rebuild: Callable[[int], Awaitable[GameSession]] | None = None,
     ) -> None:
         self.match_id = match_id
         self.engine = engine
@@ -85,8 +101,12 @@ class GameSession:
         self.forfeits = forfeits
         self.rated = rated
         self.on_finish = on_finish
+        # Builds this match afresh from its action log (the hub's), for ``restore``.
+        self.rebuild = rebuild
         self.peers: set[wire.Listener] = set()
         self.finished = engine.outcome(state) is not None
+        # Loaded from a log whose last move ended the match before its result was written.
+        self.result_unwritten = False
         self.turn_clocks = turn_clocks or TurnClocks(time_control)
         self.disconnected: dict[int, int] = {}
         self._inbox: deque[Command] = deque()
@@ -100,6 +120,9 @@ class GameSession:
         # awaited, so the task runs it).
         self._ending: Callable[[], Awaitable[None]] | None = None
         self._stale_deadline: int | None = None
+        # Set when handling a message failed: the state is restored from the log first.
+        self._restore_due = False
+        self._running = False  # the session task is running (not for a finished match)
         self.views = SeatViews(self)
         # Grab races (Ambush!): the arbiter of DESIGN.md sec. 5 decides who touched first.
         self.races = RaceDesk.for_match(engine, state, seed, clock.rate)
@@ -121,18 +144,26 @@ class GameSession:
         hand (the fast lane: checked, applied and staged for the action log right here, and
         broadcast from the log's callback, with no task wake-up on the way); anything else,
         or anything arriving while a command is in hand, through the inbox and the task."""
+        if type(command) is Submit and changes.refused_while_down(self, command):
+            return  # the database cannot be written: refused at once, retryable
         if (
             not self._busy
             and not self._inbox
             and type(command) is Submit
             and not command.grab
             and self._crash is None
+            and not self._restore_due
         ):
             self._busy = True
             try:
                 self._submit_now(command)
             except Exception as error:
                 self._fail(error)
+            return
+        if self.finished and not self._running and not self._busy and not self._inbox:
+            # A finished match has no task (loaded finished, or its task ended): nothing it
+            # does awaits, so it answers here.
+            self._handle_guarded(command)
             return
         self._inbox.append(command)
         self._wake.set()
@@ -143,7 +174,16 @@ class GameSession:
         return [seat for seat, info in enumerate(self.seats) if info.account_id == account_id]
 
     async def run(self) -> None:
-        """The session task: handle commands, fire due deadlines, sleep until the next one."""
+        """The session task: handle commands, fire due deadlines, sleep until the next one.
+        It ends once the match is over and nothing is left to handle (``submit`` then
+        answers a finished match's commands itself)."""
+        self._running = True
+        try:
+            await self._run()
+        finally:
+            self._running = False
+
+    async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             if self._crash is not None:
@@ -155,14 +195,19 @@ class GameSession:
             if not self._busy:
                 self._busy = True
                 try:
-                    while self._inbox:
-                        await self._handle(self._inbox.popleft())
+                    while self._inbox or self._restore_due:
+                        if self._restore_due:
+                            await self.restore()
+                        if self._inbox:
+                            await self._handle(self._inbox.popleft())
                     if not self.finished:
                         await deadlines.fire_due(self)
                 finally:
                     self._busy = False
-                if self._inbox:
+                if self._inbox or self._restore_due:
                     continue
+                if self.finished and self._ending is None and self._crash is None:
+                    return
             # While the fast lane has a commit in flight, nothing is due: its end wakes us.
             due = None if self.finished or self._busy else deadlines.next_due(self)
             self._armed_due = due
@@ -196,12 +241,71 @@ class GameSession:
     async def _handle(self, command: Command) -> None:
         if isinstance(command, Submit):
             await self._submit(command)
-        elif isinstance(command, Attach):
-            self._attach(command)
-        elif isinstance(command, Detach):
-            self._detach(command.peer)
         else:
-            self._chat(command)
+            self._handle_guarded(command)
+
+    def _handle_guarded(self, command: Command) -> None:
+        """Handle a command that writes nothing to the log; a failure answers its sender."""
+        try:
+            if isinstance(command, Submit):
+                self._check_and_apply(command)  # only for a finished match: answered here
+            elif isinstance(command, Attach):
+                self._attach(command)
+            elif isinstance(command, Detach):
+                self._detach(command.peer)
+            else:
+                self._chat(command)
+        except Exception:
+            self._internal_failure(command, restore=False)
+
+    def _internal_failure(self, command: Command, *, restore: bool) -> None:
+        """Handling ``command`` raised: log it once, tell its sender ``server/internal`` and,
+        when the engine's state may be half-changed, restore it from the log before anything
+        else is handled. Every other connection plays on."""
+        seat = getattr(command.peer, "seat", None)
+        log.exception(
+            "match %s: handling %s from seat %s failed%s",
+            self.match_id,
+            type(command).__name__,
+            seat,
+            "; restoring the match from its log" if restore else "",
+        )
+        if restore:
+            self._restore_due = True
+            self._wake.set()
+        if isinstance(command, Detach):
+            return
+        seq = command.client_seq if isinstance(command, Submit) else None
+        reply = wire.error("server/internal", "the server failed on this message", seq)
+        try:
+            command.peer.send_text(wire.dumps(reply))
+        except Exception:
+            log.exception("match %s: could not answer a failed message", self.match_id)
+
+    async def restore(self) -> None:
+        """Replace the state (and everything derived from it) with the match rebuilt from its
+        action log, keeping the connections; see the class docstring. Raises when it cannot
+        (no rebuild, the log unreadable, or not at this session's version): the session then
+        ends and the hub rebuilds the match, as for a failed log write."""
+        self._restore_due = False
+        if self.rebuild is None:
+            raise RuntimeError(f"match {self.match_id}: its state failed and cannot be restored")
+        fresh = await self.rebuild(self.match_id)
+        if fresh.version != self.version:
+            raise RuntimeError(
+                f"match {self.match_id}: the log is at version {fresh.version}, "
+                f"the session at {self.version}"
+            )
+        self.state = fresh.state
+        self.history = fresh.history
+        self.bots = fresh.bots
+        self.forfeits = fresh.forfeits
+        self.races = fresh.races
+        self.views.clear()
+        self._stale_deadline = None
+        if self.races is not None and not self.finished:
+            self.races.refresh_links(len(self.seats), self.peers, self.bots)
+        log.warning("match %s: restored from its log at version %s", self.match_id, self.version)
 
     # ----- connections -------------------------------------------------------------------
 
@@ -259,17 +363,27 @@ class GameSession:
     # ----- actions -----------------------------------------------------------------------
 
     async def _submit(self, command: Submit) -> None:
-        change = self._check_and_apply(command)
+        change = self._checked(command)
         if change is not None:
             await changes.commit(self, change)
 
     def _submit_now(self, command: Submit) -> None:
         """The fast lane's ``_submit``: the same checks; the commit is staged, not awaited."""
-        change = self._check_and_apply(command)
+        change = self._checked(command)
         if change is None:
             self._release()
             return
         changes.commit_soon(self, change)
+
+    def _checked(self, command: Submit) -> Change | None:
+        """``_check_and_apply``, guarded: an unexpected failure answers the sender
+        ``server/internal`` and has the state restored from the log (see the class
+        docstring); nothing of it is logged or broadcast."""
+        try:
+            return self._check_and_apply(command)
+        except Exception:
+            self._internal_failure(command, restore=True)
+            return None
 
     def _check_and_apply(self, command: Submit) -> Change | None:
         """Check and apply a submitted action; None when it was answered here (a refusal, a
@@ -300,11 +414,8 @@ class GameSession:
         except ActionError as refusal:
             self._reply(command, key, at_ms, refusal.code, refusal.message)
             return None
-        except Exception:
-            # An engine bug: its state may be half-changed, so the sender hears why and the
-            # session dies; the hub rebuilds the match from its log, without this action.
-            self._reply(command, key, at_ms, "server/engine_error", "the game engine failed")
-            raise
+        # Any other failure (an engine bug: its state may be half-changed) goes to
+        # ``_checked``: the sender hears server/internal and the state is restored from the log.
 
         def acknowledge(version: int) -> None:
             self._reply(command, key, at_ms, None, "", version)
@@ -384,6 +495,7 @@ class GameSession:
                 flags=self.races.flags() if self.races is not None else None,
             )
         self.finished = True
+        self.result_unwritten = False
         self.turn_clocks.clear()
         for peer in self.peers:
             race_pings(peer, on=False)
