@@ -18,6 +18,7 @@ from app.api.routes import (
     lobbies,
     matches,
     players,
+    practice,
     tournaments,
 )
 from app.cluster.locks import Locks
@@ -27,6 +28,7 @@ from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService
+from app.practice.service import install_practice_bots
 from app.realtime import gateway, lobby_socket
 from app.realtime.frames import FrameFlusher
 from app.realtime.pinger import Pinger
@@ -55,6 +57,7 @@ def register_extra_engines(settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     register_extra_engines(settings)
+    install_practice_bots()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -127,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tournaments.router,
         ladders.router,
         players.router,
+        practice.router,
     )
     for router in routers:
         app.include_router(router)

@@ -23,6 +23,8 @@ CLIENT_ROUTES = (
     "/ladders",
     "/ladders/{rest:path}",
     "/players/{rest:path}",
+    "/howto/{rest:path}",
+    "/practice/{rest:path}",
 )
 
 

@@ -1,0 +1,42 @@
+"""Practice REST: the scenarios (steps and hints) and starting a practice match at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from app.api.deps import CurrentPlayer, HubDep, SessionDep
+from app.api.schemas import Body
+from app.practice import SCENARIOS
+from app.practice.service import scenario_for, start_practice
+
+router = APIRouter(prefix="/api/practice", tags=["practice"])
+
+
+class NewPractice(Body):
+    game: str = Field(min_length=1, max_length=40)
+
+
+@router.get("")
+async def list_practice() -> list[dict[str, Any]]:
+    """Every game's practice: title, introduction and steps."""
+    return [scenario.to_json() for scenario in SCENARIOS.values()]
+
+
+@router.get("/{game}")
+async def get_practice(game: str) -> dict[str, Any]:
+    """One game's practice steps with their hints; refuses ``practice/unknown_game``."""
+    return scenario_for(game).to_json()
+
+
+@router.post("", status_code=201)
+async def new_practice(
+    body: NewPractice, player: CurrentPlayer, db: SessionDep, hub: HubDep
+) -> dict[str, Any]:
+    """Start a practice match for the signed-in player (a guest too) against the practice
+    bot: casual, unclocked, never on a ladder. Returns ``match_id``, the seat and the steps.
+    Refuses ``auth/required`` and ``practice/unknown_game``."""
+    match_id = await start_practice(db, hub, player, body.game)
+    return {"match_id": match_id, "seat": 0, **scenario_for(body.game).to_json()}
