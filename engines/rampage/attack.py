@@ -41,6 +41,9 @@ def resolve_attack(state: RampageState, attacker: int, card_id: str, strength: i
     returns face down on top. Equal: both are destroyed, no further card is revealed. Lower:
     the defender is destroyed, its defence is subtracted and the next card is revealed, from
     the Castle once the Gate is empty. The attacking card always ends somewhere.
+
+    A destroyed purple card fires its effect only while the game goes on: a Bomber that was
+    the defender's last Castle card ends the game (the attacker wins) before its blast.
     """
     defender = 1 - attacker
     structure = first_target(state, attacker, card_id)
@@ -85,9 +88,15 @@ def resolve_attack(state: RampageState, attacker: int, card_id: str, strength: i
         events.append(
             make_event("destroyed", seat=defender, structure=structure, card=top, cause="attack")
         )
-        stopped, trigger_events = _purple_trigger(state, attacker, top)
-        events.extend(trigger_events)
-        events.extend(check_castles(state))
+        # End of the game: "as soon as the last card of any Castle is destroyed". A purple
+        # card that was its Castle's last ends the game before its own effect could fire.
+        fallen = check_castles(state)
+        stopped = False
+        if not fallen:
+            stopped, trigger_events = _purple_trigger(state, attacker, top)
+            events.extend(trigger_events)
+            fallen = check_castles(state)
+        events.extend(fallen)
         if state.phase == OVER or defence == strength or stopped:
             state.discard.append(card_id)
             if state.phase != OVER:

@@ -41,6 +41,9 @@ _PLAIN = frozenset(
     and card.effect not in ("priest", "archer", "fire_arrows")
 )
 
+# Kinds a player may play only once a turn (house rule 8: the Veteran).
+_ONCE_A_TURN = frozenset(kind for kind, card in CARDS.items() if card.effect == "veteran")
+
 
 def _five_splits() -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """(gate, castle) index pairs of five dealt cards, in ``setup_splits``'s order."""
@@ -127,8 +130,12 @@ def play_actions(
     player = state.players[seat]
     opponent = state.players[1 - seat]
     owned = {KIND_BY_ID[p] for p in player.permanents} if player.permanents else ()
+    # House rule 8: one Veteran a turn (a Veteran back in hand waits for the next turn).
+    spent = _ONCE_A_TURN if state.veteran_played else ()
     actions: list[dict[str, Any]] = []
     for card_id in _one_per_kind(player.hand) if firsts is None else firsts:
+        if spent and KIND_BY_ID[card_id] in spent:
+            continue
         if KIND_BY_ID[card_id] in _PLAIN:
             actions.append({"type": "play", "card": card_id})
             continue

@@ -50,9 +50,9 @@ def validate_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> 
 
     InvalidAction rampage/bad_cards, rampage/bad_as, rampage/bad_name, rampage/bad_target for
     malformed fields. IllegalAction rampage/not_your_turn, rampage/not_in_hand,
-    rampage/not_playable (purple cards only defend), rampage/permanent_in_play (one of each
-    permanent per player, house rule), rampage/cost (wrong discards or Scheme units),
-    rampage/no_target.
+    rampage/not_playable (purple cards only defend), rampage/once_per_turn (a second Veteran
+    this turn, house rule 8), rampage/permanent_in_play (one of each permanent per player,
+    house rule), rampage/cost (wrong discards or Scheme units), rampage/no_target.
     """
     card_id, pay, as_types = action.get("card"), action.get("pay", []), action.get("as", {})
     if not isinstance(card_id, str) or not isinstance(pay, list):
@@ -71,6 +71,10 @@ def validate_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> 
     card = card_of(card_id)
     if not card.playable:
         raise IllegalAction(f"{GAME}/not_playable", "purple cards can only defend")
+    if card.effect == "veteran" and state.veteran_played:
+        raise IllegalAction(
+            f"{GAME}/once_per_turn", "one Veteran a turn: a Veteran back in hand attacks next turn"
+        )
     if card.permanent and any(card_of(p).kind == card.kind for p in player.permanents):
         raise IllegalAction(f"{GAME}/permanent_in_play", f"you already have a {card.name}")
     if len(set(pay)) != len(pay) or card_id in pay or not all(c in player.hand for c in pay):
@@ -112,6 +116,8 @@ def apply_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> lis
     pay = [str(c) for c in action.get("pay", [])]
     as_types = {str(k): str(v) for k, v in action.get("as", {}).items()}
     player.hand.remove(card_id)
+    if card.effect == "veteran":
+        state.veteran_played = True
     events: list[Event] = []
     if pay:
         events.append(discard_from_hand(state, seat, pay, "cost"))

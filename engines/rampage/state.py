@@ -76,6 +76,7 @@ class RampageState:
     active: int = 0
     turn: int = 0  # turns started so far, both players counted
     defended: bool = False  # the one defence placement of this turn is used
+    veteran_played: bool = False  # a Veteran was played this turn (house rule: once a turn)
     draw: list[str] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
     reshuffles: int = 0
@@ -118,6 +119,7 @@ class RampageState:
             "active": self.active,
             "turn": self.turn,
             "defended": self.defended,
+            "veteran_played": self.veteran_played,
             "draw": list(self.draw),
             "discard": list(self.discard),
             "reshuffles": self.reshuffles,
@@ -138,6 +140,8 @@ class RampageState:
             active=int(data["active"]),
             turn=int(data["turn"]),
             defended=bool(data["defended"]),
+            # Absent from states saved before the once-a-turn Veteran rule.
+            veteran_played=bool(data.get("veteran_played", False)),
             draw=list(data["draw"]),
             discard=list(data["discard"]),
             reshuffles=int(data["reshuffles"]),

@@ -66,6 +66,7 @@ def start_turn(state: RampageState, seat: int) -> list[Event]:
     state.active = seat
     state.turn += 1
     state.defended = False
+    state.veteran_played = False
     count = FIRST_TURN_DRAW if state.turn == 1 else TURN_DRAW
     player = state.players[seat]
     count += sum(card_of(p).amount for p in player.permanents if card_of(p).effect == "barracks")
@@ -93,7 +94,12 @@ def finish(state: RampageState, loser: int, reason: str) -> list[Event]:
 
 
 def check_castles(state: RampageState) -> list[Event]:
-    """End the match once a Castle is empty; both at once: the active player loses."""
+    """End the match once a Castle is empty; both at once: the active player loses.
+
+    End of the game: "as soon as the last card of any Castle is destroyed"; callers check
+    after every single destruction, so two Castles are empty at once only when one effect
+    destroys both tops together (the Summoner: "the player who played the Summoner loses").
+    """
     fallen = [seat for seat, p in enumerate(state.players) if not p.castle]
     if not fallen:
         return []

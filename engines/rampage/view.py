@@ -50,6 +50,7 @@ def view(state: RampageState, seat: int | None) -> dict[str, Any]:
         "active": state.active if phase != SETUP else None,
         "turn": state.turn,
         "defended": state.defended,
+        "veteran_played": state.veteran_played,
         "draw_size": len(state.draw),
         "discard": discard,
         "players": players,

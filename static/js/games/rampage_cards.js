@@ -9,7 +9,7 @@ export const RAMPAGE_CARDS = {
   ogre: { name: "Ogre", gate: 4, castle: 6, purple: true, effect: "ogre", text: "Purple. To place the Ogre under your Gate or Castle as your defence, discard 2 cards." },
   dragon: { name: "Dragon", gate: 2, castle: 3, attack: 7, cost: 2, text: "Discard 2 cards. Attack 7." },
   axe_man: { name: "Axe man", gate: 2, castle: 1, attack: 2, units: ["warrior"], effect: "draw", amount: 1, text: "Attack 2. Draw 1 card." },
-  veteran: { name: "Veteran", gate: 2, castle: 2, attack: 3, units: ["knight"], effect: "veteran", text: "Attack 3. If the defence is higher, the Veteran returns to your hand instead of the discard pile." },
+  veteran: { name: "Veteran", gate: 2, castle: 2, attack: 3, units: ["knight"], effect: "veteran", text: "Attack 3. If the defence is higher, the Veteran returns to your hand instead of the discard pile. One Veteran a turn." },
   tunnel_digger: { name: "Tunnel Digger", gate: 1, castle: 2, attack: 3, units: ["warrior"], effect: "digger", text: "Attack 3 against the Castle directly, past the Gate." },
   jester: { name: "Jester", gate: 1, castle: 1, attack: 0, effect: "jester", text: "Destroy the top card of your own Castle, then attack with twice its Castle defence value. If that was your Castle's last card, you lose." },
   summoner: { name: "Summoner", gate: 2, castle: 2, cost: 1, effect: "summoner", text: "Discard 1 card. Destroy the top card of both Castles. If both Castles fall, you lose." },

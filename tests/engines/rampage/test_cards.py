@@ -90,6 +90,8 @@ def test_veteran_returns_to_hand_when_held_but_not_on_a_tie() -> None:
     bury(state, 1, "gate", "ogre")  # Ogre on top: Gate defence 4 > 3
     events = act(state, 0, {"type": "play", "card": veteran})
     assert events[-1]["result"] == "returned" and veteran in state.players[0].hand
+    act(state, 0, {"type": "end_turn"})  # one Veteran a turn (house rule 8)
+    act(state, 1, {"type": "end_turn"})
     only(state, 1, "gate", 0)
     bury(state, 1, "gate", "knight")  # 3 against 3: both destroyed
     events = act(state, 0, {"type": "play", "card": veteran})
