@@ -17,7 +17,15 @@ Whole, small, masked text frames are even unmasked and read here (``_split``), w
 the websockets parser; every other frame still goes to it, whole and in order.
 
 Everything else (handshake, ping/pong control frames, binary frames, the close handshake)
-stays uvicorn's. ``FrameProtocol`` is uvicorn's sans-io websockets protocol plus a scope extension
+stays uvicorn's, with two answers made clean. A text message that is not UTF-8 closes its
+connection 1007 with one log line, not a traceback, and never breaks the protocol (uvicorn's
+own answer raised when the client's Close came in the same read, dropping the connection
+with "protocol.data_received() call failed"). A Close in the middle of a fragmented message is
+a normal closing handshake: RFC 6455 lets control frames come between fragments (sec. 5.4)
+and asks nothing more of a Close (sec. 5.5.1), so the unfinished message is dropped and the
+Close answered with its own code, where websockets failed the connection with 1002.
+
+``FrameProtocol`` is uvicorn's sans-io websockets protocol plus a scope extension
 (``SCOPE_KEY``) through which ``app.realtime.peer.Peer`` finds it; without it (the Starlette
 test client, another server) a peer sends through ``WebSocket.send_text`` as before.
 """
@@ -30,6 +38,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 from websockets.utils import apply_mask
 
 SCOPE_KEY = "rampart.frames"
@@ -102,6 +113,17 @@ class FrameFlusher:
                 log.exception("flushing frames failed")
 
 
+class ClosingMidMessage(ServerProtocol):
+    """websockets' server protocol, except that a Close between the fragments of a message
+    drops the message and closes normally (RFC 6455 sec. 5.4, 5.5.1) instead of failing
+    the connection with 1002 ("incomplete fragmented message")."""
+
+    def recv_frame(self, frame: Frame) -> None:
+        if frame.opcode is Opcode.CLOSE:
+            self.current_size = None
+        super().recv_frame(frame)
+
+
 class FrameProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websockets protocol with a direct path for outgoing text frames."""
 
@@ -117,6 +139,10 @@ class FrameProtocol(WebSocketsSansIOProtocol):
     _splitting: bool | None = None  # decided by the first data after the handshake
     _held = b""  # the start of a frame whose end has not arrived
     _fragmented = False  # a fragmented message is under way (its frames go to websockets)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn.__class__ = ClosingMidMessage  # the same object, one behaviour changed
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -237,20 +263,27 @@ class FrameProtocol(WebSocketsSansIOProtocol):
             self.close_sent = True
 
     def send_receive_event_to_app(self) -> None:
-        handler = self.on_text
-        if (
-            handler is None
-            or self.curr_msg_data_type != "text"
-            or self.close_sent
-            or not self.queue.empty()
-        ):
+        if self.curr_msg_data_type != "text" or self.close_sent:
             super().send_receive_event_to_app()
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         try:
             text = data.decode()
         except UnicodeDecodeError:
-            super().send_receive_event_to_app()  # uvicorn's answer: close 1007
+            self.frames = []
+            self._refuse_invalid_utf8()
+            return
+        if self.on_text is None or not self.queue.empty():
+            super().send_receive_event_to_app()  # queued for the app, in order
             return
         self.frames = []
         self._deliver(text)
+
+    def _refuse_invalid_utf8(self) -> None:
+        """Close 1007 (RFC 6455 sec. 8.1), unless the client's own Close came first (then the
+        closing handshake is under way and the message is simply dropped)."""
+        log.info("closing a websocket: a text message is not UTF-8 (1007)")
+        if self.conn.state is not State.OPEN:
+            return
+        self.conn.send_close(1007)
+        self.handle_parser_exception()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -34,6 +35,7 @@ from app.sessions.hub import Hub, OwnedElsewhere
 from app.sessions.session import GameSession
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 
 def _error(peer: Peer, code: str, message: str, client_seq: int | None = None) -> None:
@@ -145,6 +147,17 @@ class _Conversation:
         self.handle(text, self.peer.clock())
 
     def handle(self, text: str, arrival: float) -> None:
+        """Handle one text message. Nothing a message does raises out of here: a failure is
+        logged once and answered ``server/internal``; the connection and the match go on."""
+        try:
+            self._handle(text, arrival)
+        except Exception:
+            log.exception(
+                "match %s: a message from seat %s failed", self.session.match_id, self.peer.seat
+            )
+            _error(self.peer, "server/internal", "the server failed on this message")
+
+    def _handle(self, text: str, arrival: float) -> None:
         peer, session, settings = self.peer, self.session, self.settings
         if len(text) > settings.max_message_bytes:
             _error(

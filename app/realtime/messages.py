@@ -1,12 +1,42 @@
-"""The closed set of client-to-server message types, parsed in one place."""
+"""The closed, bounded set of client-to-server message types, parsed in one place.
+
+Every match and lobby socket message is read here and nowhere else: JSON text (orjson: no
+NaN or Infinity, no lone surrogates), a known ``type``, known fields only, and every number
+and size bounded, so nothing a client sends can overflow what the server later writes (the
+action log's 64-bit integers, orjson's replies) or make a handler raise. A refusal is a
+``MessageError`` with a stable code: ``message/bad_json``, ``message/unknown_type`` or
+``message/invalid``. The bounds:
+
+- ``client_seq``, ``ref``, ``version``, ``last_version``: integers in ``0 .. 2**53 - 1`` (the
+  integers a browser's JSON numbers hold exactly);
+- ``seat``: ``0 .. 63``; ``dt``: a finite number of milliseconds within a day either way;
+- a grab's ``cell``: an integer in the same safe range or a list of at most four of them (an
+  Ambush! cell is ``[x, y]``; the engine checks the rest);
+- an action: an object of at most 16 fields whose ``type`` is a string, with JSON values
+  nested at most 4 deep: safe integers, finite numbers, strings of at most 256 characters,
+  lists of at most 64 items (the engines check the rest, refusing unknown fields);
+- a token: at most 4,096 characters; a pong's nonce a safe integer or a string of at most 64;
+  chat: 1 to 500 characters. The whole message's size is the gateway's (``max_message_bytes``).
+"""
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+SAFE_INT = 2**53 - 1
+MAX_SEAT = 63
+MAX_DT_MS = 86_400_000.0
+MAX_ACTION_FIELDS = 16
+MAX_ACTION_DEPTH = 4
+MAX_ACTION_STRING = 256
+MAX_ACTION_LIST = 64
+MAX_CELL_PARTS = 4
+MAX_TOKEN = 4096
+MAX_NONCE_TEXT = 64
 
 
 class MessageError(Exception):
@@ -18,37 +48,60 @@ class MessageError(Exception):
         self.message = message
 
 
+SafeInt = Annotated[int, Field(ge=0, le=SAFE_INT)]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEAT)]
+CellPart = Annotated[int, Field(ge=-SAFE_INT, le=SAFE_INT)]
+Cell = CellPart | Annotated[list[CellPart], Field(max_length=MAX_CELL_PARTS)]
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Hello(_Message):
     type: Literal["hello"]
-    token: str | None = None
-    last_version: int | None = Field(default=None, ge=0)
-    seat: int | None = Field(default=None, ge=0)
+    token: Annotated[str, Field(max_length=MAX_TOKEN)] | None = None
+    last_version: SafeInt | None = None
+    seat: Seat | None = None
 
 
 class Action(_Message):
     type: Literal["action"]
-    client_seq: int = Field(ge=0)
+    client_seq: SafeInt
     action: dict[str, Any]
-    seat: int | None = None
-    version: int | None = None
+    seat: Seat | None = None
+    version: SafeInt | None = None
+
+    @field_validator("action")
+    @classmethod
+    def _bounded_action(cls, action: dict[str, Any]) -> dict[str, Any]:
+        problem = action_problem(action)
+        if problem is not None:
+            raise ValueError(problem)
+        return action
 
 
 class Grab(_Message):
     type: Literal["grab"]
-    client_seq: int = Field(ge=0)
-    cell: Any
-    ref: int | None = None
-    dt: float | None = None
-    seat: int | None = None
+    client_seq: SafeInt
+    cell: Cell
+    ref: SafeInt | None = None
+    dt: Annotated[float, Field(ge=-MAX_DT_MS, le=MAX_DT_MS, allow_inf_nan=False)] | None = None
+    seat: Seat | None = None
+
+    @field_validator("dt", mode="before")
+    @classmethod
+    def _dt_number(cls, value: Any) -> Any:
+        # A JSON number of either kind (strict mode would refuse ``0`` for a float); never a
+        # boolean.
+        if type(value) is int and -MAX_DT_MS <= value <= MAX_DT_MS:
+            return float(value)
+        return value
 
 
 class Pong(_Message):
     type: Literal["pong"]
-    nonce: int | str
+    nonce: SafeInt | Annotated[str, Field(max_length=MAX_NONCE_TEXT)]
 
 
 class Chat(_Message):
@@ -59,6 +112,44 @@ class Chat(_Message):
 ClientMessage = Annotated[Hello | Action | Grab | Pong | Chat, Field(discriminator="type")]
 MESSAGE_TYPES = frozenset({"hello", "action", "grab", "pong", "chat"})
 _adapter: TypeAdapter[Hello | Action | Grab | Pong | Chat] = TypeAdapter(ClientMessage)
+
+
+def action_problem(action: dict[str, Any]) -> str | None:
+    """Why an action object is out of bounds, or None when it is within them."""
+    if len(action) > MAX_ACTION_FIELDS:
+        return f"an action has at most {MAX_ACTION_FIELDS} fields"
+    kind = action.get("type")
+    if type(kind) is not str or len(kind) > MAX_ACTION_STRING:
+        return "an action's type is a string"
+    if not _bounded(action, MAX_ACTION_DEPTH):
+        return (
+            f"action values are safe integers, finite numbers, strings of at most "
+            f"{MAX_ACTION_STRING} characters and lists of at most {MAX_ACTION_LIST} items, "
+            f"nested at most {MAX_ACTION_DEPTH} deep"
+        )
+    return None
+
+
+def _bounded(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is str:
+        return len(value) <= MAX_ACTION_STRING
+    if kind is int:
+        return bool(-SAFE_INT <= value <= SAFE_INT)
+    if value is None or kind is bool:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if depth <= 0:
+        return False
+    if kind is list:
+        return len(value) <= MAX_ACTION_LIST and all(_bounded(item, depth - 1) for item in value)
+    if kind is dict:
+        return len(value) <= MAX_ACTION_LIST and all(
+            len(key) <= MAX_ACTION_STRING and _bounded(item, depth - 1)
+            for key, item in value.items()
+        )
+    return False
 
 
 class PlainAction(NamedTuple):
@@ -74,7 +165,9 @@ def plain_action(text: str) -> PlainAction | None:
     """An action message when it is plainly valid, as its fields: no pydantic model is built
     (constructing one costs more than all the rest of a move's parsing). Anything unusual
     returns None and takes ``parse_client_message``, so refusals and their codes are the
-    validator's in every case."""
+    validator's in every case. Plainly valid means within every bound of ``Action``: an
+    action whose values are all short strings, safe integers, booleans or nulls (a move's
+    usual fields), anything else taking the validator."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -85,13 +178,25 @@ def plain_action(text: str) -> PlainAction | None:
     seat, version = data.get("seat"), data.get("version")
     if (
         type(seq) is int
-        and seq >= 0
+        and 0 <= seq <= SAFE_INT
         and type(action) is dict
-        and (seat is None or type(seat) is int)
-        and (version is None or type(version) is int)
+        and len(action) <= MAX_ACTION_FIELDS
+        and type(action.get("type")) is str
+        and (seat is None or (type(seat) is int and 0 <= seat <= MAX_SEAT))
+        and (version is None or (type(version) is int and 0 <= version <= SAFE_INT))
+        and all(_plain_value(value) for value in action.values())
     ):
         return PlainAction(seq, action, seat, version)
     return None
+
+
+def _plain_value(value: Any) -> bool:
+    kind = type(value)
+    if kind is str:
+        return len(value) <= MAX_ACTION_STRING
+    if kind is int:
+        return bool(-SAFE_INT <= value <= SAFE_INT)
+    return value is None or kind is bool
 
 
 _ACTION_KEYS = frozenset({"type", "client_seq", "action", "seat", "version"})
@@ -106,7 +211,7 @@ def pong_nonce(text: str) -> int | None:
     every socket answers a ping every 250 ms."""
     if text.startswith(_PONG_HEAD) and text.endswith("}"):
         digits = text[len(_PONG_HEAD) : -1]
-        if digits.isascii() and digits.isdigit() and len(digits) < 19:
+        if digits.isascii() and digits.isdigit() and len(digits) < 16:
             return int(digits)
     return None
 
@@ -115,17 +220,18 @@ def parse_client_message(text: str) -> Hello | Action | Grab | Pong | Chat:
     """Parse one message; raises ``MessageError`` with ``message/bad_json``,
     ``message/unknown_type`` or ``message/invalid``."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
         raise MessageError("message/bad_json", "message is not valid JSON") from exc
-    if not isinstance(data, dict):
+    if type(data) is not dict:
         raise MessageError("message/bad_json", "message must be a JSON object")
     kind = data.get("type")
-    if kind not in MESSAGE_TYPES:
-        raise MessageError("message/unknown_type", f"unknown message type {kind!r}")
+    if type(kind) is not str or kind not in MESSAGE_TYPES:
+        shown = kind[:40] if type(kind) is str else type(kind).__name__
+        raise MessageError("message/unknown_type", f"unknown message type {shown!r}")
     try:
         return _adapter.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        first = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
-        raise MessageError("message/invalid", f"{where}: {first['msg']}") from exc
+        raise MessageError("message/invalid", f"{where[:80]}: {first['msg'][:200]}") from exc

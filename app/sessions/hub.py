@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -72,7 +73,9 @@ class Hub:
         self.action_log = action_log
         self.sessions: dict[int, GameSession] = {}
         self.tasks: dict[int, asyncio.Task[None]] = {}
-        self._loading: dict[int, asyncio.Lock] = {}
+        # Loads in flight, one per match; each is dropped once done (a refused id, such as
+        # a match that does not exist, leaves nothing behind).
+        self._loading: dict[int, asyncio.Future[GameSession]] = {}
         self._finished_order: list[int] = []
         self._stopping = False
         self._reloads: set[asyncio.Future[GameSession]] = set()
@@ -127,20 +130,34 @@ class Hub:
         session = self.sessions.get(match_id)
         if session is not None:
             return session
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            session = self.sessions.get(match_id)
-            if session is None:
-                session = await self._load(match_id)
-                if self.placement is not None:
-                    owner = await self.placement.claim(match_id)
-                    if owner != self.placement.node_id:
-                        raise OwnedElsewhere(match_id, owner)
-                self.sessions[match_id] = session
-                if session.finished:
-                    self._remember_finished(match_id)
-                else:
-                    self._start_task(session)
+        loading = self._loading.get(match_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_and_start(match_id))
+            self._loading[match_id] = loading
+            loading.add_done_callback(functools.partial(self._loaded, match_id))
+        # Shielded: a caller that goes away (its socket closed) does not cancel the others' load.
+        return await asyncio.shield(loading)
+
+    def _loaded(self, match_id: int, loading: asyncio.Future[GameSession]) -> None:
+        if self._loading.get(match_id) is loading:
+            del self._loading[match_id]
+        if not loading.cancelled():
+            loading.exception()  # retrieved here, whether or not a caller still waits
+
+    async def _load_and_start(self, match_id: int) -> GameSession:
+        session = self.sessions.get(match_id)
+        if session is not None:
+            return session
+        session = await self._load(match_id)
+        if self.placement is not None:
+            owner = await self.placement.claim(match_id)
+            if owner != self.placement.node_id:
+                raise OwnedElsewhere(match_id, owner)
+        self.sessions[match_id] = session
+        if session.finished:
+            self._remember_finished(match_id)
+        else:
+            self._start_task(session)
         return session
 
     async def keep_owned(self) -> None:
@@ -207,6 +224,23 @@ class Hub:
                 self.sessions.pop(old, None)
 
     async def _load(self, match_id: int) -> GameSession:
+        """The match's session rebuilt from its log, its result written if it was missing and
+        its bots planning."""
+        session = await self.rebuild(match_id)
+        if session.result_unwritten:
+            # Killed between the last action and the result write: write the result now.
+            await session.record_result()
+        if not session.finished:
+            now = session.clock.now()
+            to_act = session.engine.to_act(session.state)
+            for seat, bot in session.bots.items():
+                legal = session.engine.legal_actions(session.state, seat) if seat in to_act else []
+                bot.replan(session.engine.view(session.state, seat), legal, now)
+        return session
+
+    async def rebuild(self, match_id: int) -> GameSession:
+        """The match as its log has it, as a session not yet started, touching nothing else
+        (a session restores its state from one: ``GameSession.restore``)."""
         async with self.sessionmaker() as db:
             repo = MatchRepository(db)
             match = await repo.get(match_id)
@@ -267,14 +301,7 @@ class Hub:
             on_finish=self._on_finish,
             turn_clocks=clocks,
             seed=match.seed,
+            rebuild=self.rebuild,
         )
-        if engine.outcome(state) is not None and match.status == "running":
-            # Killed between the last action and the result write: write the result now.
-            await session.record_result()
-        if not session.finished:
-            now = clock.now()
-            to_act = engine.to_act(state)
-            for seat, bot in bots.items():
-                legal = engine.legal_actions(state, seat) if seat in to_act else []
-                bot.replan(engine.view(state, seat), legal, now)
+        session.result_unwritten = session.finished and match.status == "running"
         return session
