@@ -23,6 +23,7 @@ CLIENT_ROUTES = (
     "/ladders",
     "/ladders/{rest:path}",
     "/players/{rest:path}",
+    "/howto",
     "/howto/{rest:path}",
     "/practice/{rest:path}",
 )

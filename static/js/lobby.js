@@ -1,6 +1,8 @@
 // The start page (account, open tables, create a table) and one table's room before the start.
 import { ApiError, ensureGuest, get, post, session } from "./api.js";
 import { add, clear, h, icon, put, toast } from "./dom.js";
+import { learnPanel } from "./learn/panel.js";
+import { howtoLink } from "./learn/howto.js";
 import { watchLobbies } from "./lobbyfeed.js";
 
 const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
@@ -135,7 +137,7 @@ export function mountHome(root, navigate) {
   const main = h("div.home",
     h("section.hero", h("h1", "Rampart"), h("p", "Castle card games with friends, in the browser. Build your wall of face-down cards, remember where the Ambush! cards lie, and be the fastest hand when someone shouts.")),
     h("div.home-grid",
-      h("div.col", accountPanel(() => navigate("/", { replace: true })), running, h("section.panel", h("h2", "Open tables"), list)),
+      h("div.col", accountPanel(() => navigate("/", { replace: true })), running, h("section.panel", h("h2", "Open tables"), list), learnPanel()),
       h("div.col.create-slot", h("p.muted", "Loading games…"))));
   put(root, main);
   get("/api/games", { auth: false }).then((games) => {
@@ -200,7 +202,8 @@ export function mountLobby(root, navigate, lobbyId) {
     const link = `${location.origin}/join/${lobby.id}${lobby.invite_code ? "/" + lobby.invite_code : ""}`;
     add(box,
       h("div.room-head", h("h2", `${gameTitle(lobby.game)} — table #${lobby.id}`),
-        h("div.tags", h("span.tag", lobby.rated ? "rated" : "casual"), h("span.tag", timeControlText(lobby.time_control)), h("span.tag", lobby.public ? "public" : "private"))),
+        h("div.tags", h("span.tag", lobby.rated ? "rated" : "casual"), h("span.tag", timeControlText(lobby.time_control)), h("span.tag", lobby.public ? "public" : "private"),
+          howtoLink(lobby.game, { newTab: true, cls: "btn btn-quiet howto-lobby" }))),
       seated ? h("div.invite", h("span", "Invite link: "), h("input#invite-link", { value: link, readonly: true, "aria-label": "invite link", onfocus: (ev) => ev.target.select() }),
         h("button.btn.btn-quiet", { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Link copied")) }, "Copy")) : null,
       h("ol.seats", lobby.members.map((m) => seatRow(m, votes, nameVote, seated))),

@@ -2,6 +2,8 @@
 import { session } from "./api.js";
 import { h, clear, icon, put } from "./dom.js";
 import { mountHistory, mountMatch } from "./history.js";
+import { mountHowto } from "./learn/howto.js";
+import { mountPractice, mountPracticeStart } from "./learn/practice.js";
 import { mountHome, mountJoin, mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountLadder, mountLadders } from "./ladders.js";
@@ -25,6 +27,9 @@ const ROUTES = [
   [/^\/ladders$/, () => mountLadders(root, navigate)],
   [/^\/ladders\/(\d+)$/, (id) => mountLadder(root, navigate, id)],
   [/^\/players\/(\d+)$/, (id) => mountProfile(root, navigate, id)],
+  [/^\/howto(?:\/(\w+))?$/, (game) => mountHowto(root, game)],
+  [/^\/practice\/(\w+)$/, (game) => mountPracticeStart(root, navigate, game)],
+  [/^\/practice\/(\w+)\/(\d+)$/, (game, id) => mountPractice(root, navigate, game, Number(id))],
 ];
 
 export function navigate(path, { replace = false, state = null } = {}) {

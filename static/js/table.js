@@ -5,6 +5,7 @@ import { add, clear, h, put, rememberFocus, restoreFocus, toast } from "./dom.js
 import { describe } from "./errors.js";
 import { Chronicle } from "./feed.js";
 import { rendererFor } from "./games/index.js";
+import { howtoLink } from "./learn/howto.js";
 import { resultEl } from "./result.js";
 import { MatchSocket } from "./socket.js";
 
@@ -22,7 +23,7 @@ import { MatchSocket } from "./socket.js";
  *   rerender(), flash(text, kind), matchNow(), clockFor(seat), deadlines, socket, message,
  *   version, spectate.
  */
-export function mountTable(root, matchId, { spectate = false } = {}) {
+export function mountTable(root, matchId, { spectate = false, observe = null } = {}) {
   const t = {
     matchId, spectate, seat: null, names: [], view: null, legal: [], version: 0,
     status: "running", clockBase: { ms: 0, t: performance.now(), rate: 1 }, deadlines: {},
@@ -126,6 +127,7 @@ export function mountTable(root, matchId, { spectate = false } = {}) {
         if (t.renderer && t.renderer.onMessage) t.renderer.onMessage(message, ctx(message));
         break;
     }
+    if (observe) observe(message, t); // e.g. the practice coach (learn/practice.js)
   }
 
   function applyState(message) {
@@ -176,7 +178,8 @@ export function mountTable(root, matchId, { spectate = false } = {}) {
     put(els.head,
       h("div.head-title", h("h1", title), h("span.match-id", `match #${matchId}`),
         t.seat === null ? h("span.tag.tag-watch", "spectating") : null,
-        h("span.version", { title: "version" }, `v${t.version}`)),
+        h("span.version", { title: "version" }, `v${t.version}`),
+        v ? howtoLink(v.game, { newTab: true, cls: "btn btn-quiet howto-table" }) : null),
       conn ? h("div.conn", { role: "status" }, conn) : null,
       h("div.head-actions", els.actions,
         canResign ? h("button#resign-button.btn.btn-quiet", { onclick: resign }, "Resign") : null),
