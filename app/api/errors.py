@@ -1,4 +1,5 @@
-"""Errors become replies here, and only here: ``{"error": {"code", "message"}}``."""
+"""Errors become replies here, and only here: ``{"error": {"code", "message"}}``; and
+``declared`` names them in the OpenAPI schema, route by route."""
 
 from __future__ import annotations
 
@@ -10,7 +11,27 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
+from app.api.schemas import ErrorOut
 from app.errors import AppError
+
+# What each refusal status means in this API (the ``code`` says which refusal it is).
+STATUS_MEANING = {
+    400: "Refused: the body is not JSON, or a rule of the request was broken",
+    401: "No valid bearer token (`auth/required`, `auth/bad_token`, `auth/expired`, ...)",
+    403: "Not yours to do (`lobby/not_host`, `tournament/not_organiser`, ...)",
+    404: "Nothing by that id or name (`match/not_found`, `lobby/unknown_game`, ...)",
+    409: "The resource is not in a state that allows this (`lobby/full`, ...)",
+    422: "A value out of bounds or malformed (`request/invalid`), or refused by the rules",
+    429: "Too many attempts: retry after `Retry-After` seconds",
+    503: "Busy or unreachable for a moment (`server/busy`, `cluster/unavailable`): retry",
+}
+
+
+def declared(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route: each refusal status it returns, with the error body."""
+    return {
+        status: {"model": ErrorOut, "description": STATUS_MEANING[status]} for status in statuses
+    }
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -43,6 +64,13 @@ def install_error_handlers(app: FastAPI) -> None:
             error_body("server/busy", "the database is busy; retry shortly"),
             status_code=503,
             headers={"Retry-After": "1"},
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        # A bug: still the API's error format (Starlette logs the traceback itself).
+        return JSONResponse(
+            error_body("server/internal", "the server failed; this is a bug"), status_code=500
         )
 
     @app.exception_handler(HTTPException)

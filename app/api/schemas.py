@@ -6,9 +6,30 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.params import SHORT_TEXT, BodySeat, Options, ShortText
+
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(BaseModel):
+    """One failed check of a malformed request: where (``loc``) and what (``msg``)."""
+
+    loc: list[str]
+    msg: str
+
+
+class ErrorInfo(BaseModel):
+    code: str = Field(description="stable, ``area/reason``: switch on this")
+    message: str = Field(description="for people; may change")
+    details: list[ErrorDetail] | None = Field(default=None, description="request/invalid only")
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: ``{"error": {"code", "message"}}`` (``app.api.errors``)."""
+
+    error: ErrorInfo
 
 
 class NewAccount(Body):
@@ -41,9 +62,9 @@ class TimeControlIn(Body):
 
 
 class NewLobby(Body):
-    game: str
+    game: ShortText
     seats: int = Field(ge=1, le=16)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Options = Field(default_factory=dict)
     public: bool = True
     rated: bool = False
     hot_seat: bool = False
@@ -51,22 +72,22 @@ class NewLobby(Body):
 
 
 class JoinLobby(Body):
-    invite_code: str | None = None
-    seat: int | None = None
+    invite_code: str | None = Field(default=None, max_length=SHORT_TEXT)
+    seat: BodySeat | None = None
 
 
 class CastleName(Body):
     name: str = Field(min_length=1, max_length=40)
-    seat: int | None = None
+    seat: BodySeat | None = None
 
 
 class Vote(Body):
-    for_seat: int
-    seat: int | None = None
+    for_seat: BodySeat
+    seat: BodySeat | None = None
 
 
 class AddBots(Body):
-    kind: str = "heuristic"
+    kind: ShortText = "heuristic"
     count: int | None = Field(default=None, ge=1, le=16)
 
 

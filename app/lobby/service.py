@@ -29,6 +29,33 @@ NAME_VOTE_GAMES = frozenset({"ambush"})
 BOT_CASTLES = ("Crag Keep", "Thornwall", "Mistmoor", "Ravenhold", "Stonebridge", "Gloomspire")
 # Options the server consumes itself and never passes to the engine.
 SERVER_OPTIONS = frozenset({"name_vote"})
+# Options that decide who is dealt what, or who sits where and moves first (the engines'
+# ``setup``: Castles ``deck``/``decks``/``first_seat``, Castle Rampage ``deck``/``first_seat``,
+# Ambush! ``deck``/``first_seat``, Ember ``decks``/``first_seat``/``heroes``).
+DEAL_OPTIONS = ("deck", "decks", "first_seat", "heroes")
+# ``heroes: "random"`` is a seeded draw like the default choice in turn order: fair.
+FAIR_VALUES = {"heroes": ("random",)}
+
+
+def rated_refusal(options: dict[str, Any], area: str) -> AppError | None:
+    """The refusal (``<area>/rated_options``, 422) of a rated table or tournament whose
+    ``options`` stack the deal or the seating, else None.
+
+    Refusal, not disclosure: a rated result moves ladders and is compared with every other
+    rated result of the game, so each rated match must start from the same kind of deal, a
+    shuffle nobody chose and a seating nobody picked. A stacked deck or a chosen first seat
+    stays unfair however plainly it is shown (the joiner can only decline the table, and the
+    ladder would still count the games of those who did not look), so such options belong to
+    casual tables, where they serve practice and puzzles."""
+    stacked = sorted(
+        name
+        for name in DEAL_OPTIONS
+        if name in options and options[name] not in FAIR_VALUES.get(name, ())
+    )
+    if not stacked:
+        return None
+    text = f"a rated table deals and seats at random: remove {', '.join(stacked)}"
+    return AppError(f"{area}/rated_options", text, status=422)
 
 
 def empty_seat(seat: int) -> dict[str, Any]:
@@ -128,10 +155,14 @@ class LobbyService:
         time_control: dict[str, Any],
     ) -> Lobby:
         """A new table with the host in seat 0. Refuses ``lobby/unknown_game``,
-        ``lobby/bad_seats`` and ``lobby/bad_options`` (the engine's own code in the message)."""
+        ``lobby/bad_seats``, ``lobby/bad_options`` (the engine's own code in the message) and
+        ``lobby/rated_options`` (``rated_refusal``)."""
         engine = playable().get(game)
         if engine is None:
             raise NotFound("lobby/unknown_game", f"no game {game!r}")
+        stacked = rated_refusal(options, "lobby") if rated else None
+        if stacked is not None:
+            raise stacked
         if not engine.min_seats <= seats <= engine.max_seats:
             text = f"{game} takes {engine.min_seats}-{engine.max_seats} seats"
             raise AppError("lobby/bad_seats", text, status=422)
@@ -287,11 +318,15 @@ class LobbyService:
         self, db: AsyncSession, player: Account, lobby_id: int
     ) -> tuple[Lobby, int, VoteResult | None]:
         """Run the name vote where it applies, create the match and start its session.
-        Refuses ``lobby/not_host``, ``lobby/not_full`` and ``lobby/bad_options``."""
+        Refuses ``lobby/not_host``, ``lobby/not_full``, ``lobby/bad_options`` and
+        ``lobby/rated_options`` (checked again here, whatever changed the table since)."""
         async with self.lock(lobby_id):
             lobby = await self._open_lobby(db, lobby_id)
             if lobby.host_id != player.id:
                 raise Forbidden("lobby/not_host", "only the host starts the match")
+            stacked = rated_refusal(lobby.options, "lobby") if lobby.rated else None
+            if stacked is not None:
+                raise stacked
             if any(is_free(m) for m in lobby.members):
                 raise Conflict("lobby/not_full", "fill every seat (players or bots) first")
             seed = secrets.randbits(62)

@@ -16,6 +16,7 @@ from app.db.models import Match, MatchSeat, Tournament, TournamentEntry, Tournam
 from app.db.models import Pairing as PairingRow
 from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
+from app.lobby.service import rated_refusal
 from app.scoring.ratings import SkillRating, system_for
 from app.sessions.bots import BOT_KINDS, has_bots
 from app.tournaments import director, formats, ladders, store
@@ -33,11 +34,16 @@ def _organised(session: Session, organiser_id: int, tid: int) -> Tournament:
 
 
 def create(session: Session, organiser_id: int, fields: dict[str, Any]) -> int:
-    """A draft tournament. Refuses ``tournament/unknown_game``, the ``formats.validate`` codes
-    and ``tournament/bad_options`` (the engine's code in the message)."""
+    """A draft tournament. Refuses ``tournament/unknown_game``, the ``formats.validate`` codes,
+    ``tournament/bad_options`` (the engine's code in the message) and, when rated,
+    ``tournament/rated_options`` (``app.lobby.service.rated_refusal``: its tables would pass a
+    stacked deal on)."""
     engine = playable().get(fields["game"])
     if engine is None:
         raise NotFound("tournament/unknown_game", f"no game {fields['game']!r}")
+    stacked = rated_refusal(dict(fields.get("options") or {}), "tournament")
+    if fields.get("rated", True) and stacked is not None:
+        raise stacked
     spec = TournamentSpec(
         game=fields["game"],
         format=Format(fields["format"]),

@@ -10,6 +10,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, SessionDep
+from app.api.errors import declared
+from app.api.params import GameQuery, IdPath, Offset, ShortText
 from app.api.schemas import Body
 from app.tournaments import ladders as ladder_store
 from app.tournaments.ladders import LadderService, entry_json, ladder_json
@@ -26,20 +28,20 @@ LaddersDep = Annotated[LadderService, Depends(get_ladders)]
 
 
 class NewLadder(Body):
-    game: str
+    game: ShortText
     name: str = Field(min_length=1, max_length=80)
 
 
-@router.get("")
+@router.get("", responses=declared(422, 503))
 async def list_ladders(
-    db: SessionDep, ladders: LaddersDep, game: str | None = None
+    db: SessionDep, ladders: LaddersDep, game: GameQuery = None
 ) -> list[dict[str, Any]]:
     """Every game's ladder (created on first look) and the custom ones."""
     await ladders.writer.run(ladder_store.ensure_game_ladders)
     return [ladder_json(lad) for lad in await db.run_sync(partial(ladder_store.listing, game=game))]
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
 async def create_ladder(
     body: NewLadder, player: CurrentPlayer, db: SessionDep, ladders: LaddersDep
 ) -> dict[str, Any]:
@@ -50,17 +52,17 @@ async def create_ladder(
     return ladder_json(await ladders.writer.run(work))
 
 
-@router.get("/{ladder_id}")
-async def get_ladder(ladder_id: int, db: SessionDep) -> dict[str, Any]:
+@router.get("/{ladder_id}", responses=declared(404, 422, 503))
+async def get_ladder(ladder_id: IdPath, db: SessionDep) -> dict[str, Any]:
     return ladder_json(await db.run_sync(partial(ladder_store.get, ladder_id=ladder_id)))
 
 
-@router.get("/{ladder_id}/entries")
+@router.get("/{ladder_id}/entries", responses=declared(404, 422, 503))
 async def leaderboard(
-    ladder_id: int,
+    ladder_id: IdPath,
     db: SessionDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ) -> list[dict[str, Any]]:
     """The leaderboard: the 1500-point ledger first, the skill ratings beside it."""
     work = partial(ladder_store.leaderboard, ladder_id=ladder_id, limit=limit, offset=offset)
@@ -68,8 +70,10 @@ async def leaderboard(
     return [entry_json(e, offset + i + 1) for i, e in enumerate(entries)]
 
 
-@router.post("/{ladder_id}/join", status_code=201)
-async def join_ladder(ladder_id: int, player: CurrentPlayer, ladders: LaddersDep) -> dict[str, Any]:
+@router.post("/{ladder_id}/join", status_code=201, responses=declared(401, 403, 404, 409, 422, 503))
+async def join_ladder(
+    ladder_id: IdPath, player: CurrentPlayer, ladders: LaddersDep
+) -> dict[str, Any]:
     """Join a custom ladder at 1500 points."""
     work = partial(
         ladder_store.join_ladder, ladder_id=ladder_id, account_id=player.id, name=player.name

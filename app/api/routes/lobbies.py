@@ -7,6 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
+from app.api.errors import declared
+from app.api.params import GameQuery, IdPath
 from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, StartOut, Vote
 from app.db.models import Lobby
 from app.db.repositories import LobbyRepository
@@ -22,13 +24,17 @@ def shown(lobby: Lobby, viewer_id: int | None) -> dict[str, Any]:
     return data
 
 
-@router.get("")
-async def list_lobbies(db: SessionDep, game: str | None = None) -> list[dict[str, Any]]:
+# What a change to a table can be refused with (the codes are in LobbyService's docstrings).
+CHANGE = declared(400, 401, 403, 404, 409, 422, 503)
+
+
+@router.get("", responses=declared(422, 503))
+async def list_lobbies(db: SessionDep, game: GameQuery = None) -> list[dict[str, Any]]:
     """Open public tables."""
     return [shown(lobby, None) for lobby in await LobbyRepository(db).list_open(game)]
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
 async def create_lobby(
     body: NewLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
@@ -46,53 +52,53 @@ async def create_lobby(
     return shown(lobby, player.id)
 
 
-@router.get("/{lobby_id}")
-async def get_lobby(lobby_id: int, db: SessionDep, player: OptionalPlayer) -> dict[str, Any]:
+@router.get("/{lobby_id}", responses=declared(401, 404, 422, 503))
+async def get_lobby(lobby_id: IdPath, db: SessionDep, player: OptionalPlayer) -> dict[str, Any]:
     return shown(await LobbyRepository(db).get(lobby_id), player.id if player else None)
 
 
-@router.post("/{lobby_id}/join")
+@router.post("/{lobby_id}/join", responses=CHANGE)
 async def join_lobby(
-    lobby_id: int, body: JoinLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    lobby_id: IdPath, body: JoinLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
     lobby = await lobbies.join(db, player, lobby_id, invite_code=body.invite_code, seat=body.seat)
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/leave")
+@router.post("/{lobby_id}/leave", responses=declared(401, 404, 409, 422, 503))
 async def leave_lobby(
-    lobby_id: int, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    lobby_id: IdPath, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
     return shown(await lobbies.leave(db, player, lobby_id), player.id)
 
 
-@router.post("/{lobby_id}/castle")
+@router.post("/{lobby_id}/castle", responses=CHANGE)
 async def name_castle(
-    lobby_id: int, body: CastleName, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    lobby_id: IdPath, body: CastleName, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
     lobby = await lobbies.name_castle(db, player, lobby_id, body.name.strip(), body.seat)
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/vote")
+@router.post("/{lobby_id}/vote", responses=CHANGE)
 async def vote(
-    lobby_id: int, body: Vote, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    lobby_id: IdPath, body: Vote, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
     lobby = await lobbies.vote(db, player, lobby_id, body.for_seat, body.seat)
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/bots")
+@router.post("/{lobby_id}/bots", responses=CHANGE)
 async def add_bots(
-    lobby_id: int, body: AddBots, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    lobby_id: IdPath, body: AddBots, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
     lobby = await lobbies.add_bots(db, player, lobby_id, body.kind, body.count)
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/start")
+@router.post("/{lobby_id}/start", responses=declared(401, 403, 404, 409, 422, 503))
 async def start(
-    lobby_id: int, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    lobby_id: IdPath, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> StartOut:
     """Start the match; returns ``match_id`` (and the name vote's result where it ran)."""
     lobby, match_id, vote = await lobbies.start(db, player, lobby_id)

@@ -10,6 +10,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import OptionalPlayer, SessionDep
+from app.api.errors import declared
+from app.api.params import GameQuery, IdPath, IdQuery, Offset, SeatQuery, StatusQuery, VersionQuery
 from app.db.models import Account, Match, MatchSeat
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
@@ -68,16 +70,16 @@ def viewer_seat(seats: list[MatchSeat], viewer: Account | None, wanted: int | No
     return mine[0] if mine else None
 
 
-@router.get("")
+@router.get("", responses=declared(422, 503))
 async def list_matches(
     db: SessionDep,
-    game: str | None = None,
-    player: Annotated[int | None, Query(description="account id")] = None,
-    status: str | None = None,
+    game: GameQuery = None,
+    player: IdQuery = None,
+    status: StatusQuery = None,
     since: datetime | None = None,
     until: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ) -> dict[str, Any]:
     repo = MatchRepository(db)
     spec = MatchFilter(game, player, status, since, until, limit, offset)
@@ -86,8 +88,8 @@ async def list_matches(
     return {"total": total, "matches": [match_json(m, seats.get(m.id, [])) for m in matches]}
 
 
-@router.get("/{match_id}")
-async def get_match(match_id: int, db: SessionDep) -> dict[str, Any]:
+@router.get("/{match_id}", responses=declared(404, 422, 503))
+async def get_match(match_id: IdPath, db: SessionDep) -> dict[str, Any]:
     """One match with seats, result and ledger changes; refuses ``match/not_found``."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
@@ -98,8 +100,8 @@ async def get_match(match_id: int, db: SessionDep) -> dict[str, Any]:
     return data
 
 
-@router.get("/{match_id}/route")
-async def get_route(match_id: int, request: Request) -> dict[str, Any]:
+@router.get("/{match_id}/route", responses=declared(422, 503))
+async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
     """Where the match's socket should go: ``node`` names the process that serves it when
     several do (a balancer routes ``/ws/matches/{id}?node=<node>`` there), else null. Any
     process accepts any match socket; this only spares a relay hop."""
@@ -108,9 +110,16 @@ async def get_route(match_id: int, request: Request) -> dict[str, Any]:
     return {"match_id": match_id, "node": node}
 
 
-@router.get("/{match_id}/events", response_class=StreamingResponse)
+@router.get(
+    "/{match_id}/events",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"application/x-ndjson": {}}, "description": "one JSON object a line"},
+        **declared(401, 404, 422, 503),
+    },
+)
 async def get_events(
-    match_id: int, db: SessionDep, viewer: OptionalPlayer, seat: int | None = None
+    match_id: IdPath, db: SessionDep, viewer: OptionalPlayer, seat: SeatQuery = None
 ) -> StreamingResponse:
     """The event log as NDJSON, one version per line. While the match runs it is redacted for
     the requester (their seat's events; others' actions left out); after the end, complete."""
@@ -145,13 +154,13 @@ async def get_events(
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
-@router.get("/{match_id}/state")
+@router.get("/{match_id}/state", responses=declared(401, 404, 422, 503))
 async def get_state(
-    match_id: int,
+    match_id: IdPath,
     db: SessionDep,
     viewer: OptionalPlayer,
-    version: Annotated[int | None, Query(ge=0)] = None,
-    seat: int | None = None,
+    version: VersionQuery = None,
+    seat: SeatQuery = None,
 ) -> dict[str, Any]:
     """The match at ``version`` (default: the latest), rebuilt by replay: the requester's
     view, and once the match is over the whole engine state too. Refuses ``match/no_version``."""

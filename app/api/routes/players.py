@@ -9,6 +9,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import SessionDep
+from app.api.errors import declared
+from app.api.params import GameQuery, IdPath
 from app.db.models import Account
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
@@ -20,8 +22,8 @@ from app.tournaments.store import tournament_json
 router = APIRouter(prefix="/api/players", tags=["players"])
 
 
-@router.get("/{account_id}")
-async def profile(account_id: int, db: SessionDep) -> dict[str, Any]:
+@router.get("/{account_id}", responses=declared(404, 422, 503))
+async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
     """A player's profile: recent matches, ladder entries (ledger and ratings), tournaments."""
     account = await db.get(Account, account_id)
     if account is None:
@@ -66,9 +68,9 @@ async def profile(account_id: int, db: SessionDep) -> dict[str, Any]:
     }
 
 
-@router.get("/{account_id}/ratings")
+@router.get("/{account_id}/ratings", responses=declared(404, 422, 503))
 async def rating_history(
-    account_id: int, db: SessionDep, game: str | None = None
+    account_id: IdPath, db: SessionDep, game: GameQuery = None
 ) -> list[dict[str, Any]]:
     """Every rating event of the player, oldest first: ledger and skill before and after."""
     if await db.get(Account, account_id) is None:

@@ -8,6 +8,8 @@ from fastapi import APIRouter
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, HubDep, SessionDep
+from app.api.errors import declared
+from app.api.params import GamePath
 from app.api.schemas import Body
 from app.practice import SCENARIOS
 from app.practice.service import scenario_for, start_practice
@@ -25,13 +27,13 @@ async def list_practice() -> list[dict[str, Any]]:
     return [scenario.to_json() for scenario in SCENARIOS.values()]
 
 
-@router.get("/{game}")
-async def get_practice(game: str) -> dict[str, Any]:
+@router.get("/{game}", responses=declared(404, 422))
+async def get_practice(game: GamePath) -> dict[str, Any]:
     """One game's practice steps with their hints; refuses ``practice/unknown_game``."""
     return scenario_for(game).to_json()
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
 async def new_practice(
     body: NewPractice, player: CurrentPlayer, db: SessionDep, hub: HubDep
 ) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, SessionDep
+from app.api.errors import declared
+from app.api.params import BodyId, GameQuery, IdPath, Options, RoundPath, ShortText, StatusQuery
 from app.api.schemas import Body, TimeControlIn
 from app.errors import NotFound
 from app.tournaments import store
@@ -29,13 +31,13 @@ TournamentsDep = Annotated[TournamentService, Depends(get_tournaments)]
 
 class NewTournament(Body):
     name: str | None = Field(default=None, max_length=80)
-    game: str
+    game: ShortText
     format: Literal["round_robin", "swiss", "single_elimination"]
     table_size: int = Field(default=2, ge=2, le=4)
     rounds: int | None = Field(default=None, ge=1, le=64)
     late_join_until: int | None = Field(default=None, ge=0, le=64)
     time_control: TimeControlIn = Field(default_factory=TimeControlIn)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Options = Field(default_factory=dict)
     rated: bool = True
 
 
@@ -45,14 +47,19 @@ class AddBots(Body):
 
 
 class Withdraw(Body):
-    entry_id: int | None = None
+    entry_id: BodyId | None = None
+
+
+# What a change to a tournament can be refused with (see ``app.tournaments.transactions``).
+CHANGE = declared(400, 401, 403, 404, 409, 422, 503)
+READ = declared(404, 422, 503)
 
 
 async def shown(db: SessionDep, tid: int) -> dict[str, Any]:
     return await db.run_sync(partial(store.show, tournament_id=tid))
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
 async def create_tournament(
     body: NewTournament, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
@@ -62,66 +69,66 @@ async def create_tournament(
     return await shown(db, await service.create(player, fields))
 
 
-@router.get("")
+@router.get("", responses=declared(422, 503))
 async def list_tournaments(
-    db: SessionDep, status: str | None = None, game: str | None = None
+    db: SessionDep, status: StatusQuery = None, game: GameQuery = None
 ) -> list[dict[str, Any]]:
     rows = await db.run_sync(partial(store.search, status=status, game=game))
     return [tournament_json(t, players) for t, players in rows]
 
 
-@router.get("/{tid}")
-async def get_tournament(tid: int, db: SessionDep) -> dict[str, Any]:
+@router.get("/{tid}", responses=READ)
+async def get_tournament(tid: IdPath, db: SessionDep) -> dict[str, Any]:
     return await shown(db, tid)
 
 
-@router.post("/{tid}/open")
+@router.post("/{tid}/open", responses=CHANGE)
 async def open_registration(
-    tid: int, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+    tid: IdPath, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
     await service.open(player, tid)
     return await shown(db, tid)
 
 
-@router.post("/{tid}/register", status_code=201)
-async def register(tid: int, player: CurrentPlayer, service: TournamentsDep) -> dict[str, Any]:
+@router.post("/{tid}/register", status_code=201, responses=CHANGE)
+async def register(tid: IdPath, player: CurrentPlayer, service: TournamentsDep) -> dict[str, Any]:
     return entry_json(await service.register(player, tid))
 
 
-@router.post("/{tid}/bots", status_code=201)
+@router.post("/{tid}/bots", status_code=201, responses=CHANGE)
 async def add_bots(
-    tid: int, body: AddBots, player: CurrentPlayer, service: TournamentsDep
+    tid: IdPath, body: AddBots, player: CurrentPlayer, service: TournamentsDep
 ) -> list[dict[str, Any]]:
     """The organiser enters server-side bots."""
     return [entry_json(e) for e in await service.add_bots(player, tid, body.kind, body.count)]
 
 
-@router.post("/{tid}/withdraw")
+@router.post("/{tid}/withdraw", responses=CHANGE)
 async def withdraw(
-    tid: int, body: Withdraw, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+    tid: IdPath, body: Withdraw, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
     """Withdraw yourself (or, as organiser, ``entry_id``)."""
     await service.withdraw(player, tid, body.entry_id)
     return await shown(db, tid)
 
 
-@router.post("/{tid}/start")
+@router.post("/{tid}/start", responses=CHANGE)
 async def start(
-    tid: int, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
+    tid: IdPath, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
     """Seed by skill and pair round 1 (its tables open at once)."""
     await service.start(player, tid)
     return await shown(db, tid)
 
 
-@router.get("/{tid}/rounds")
-async def rounds(tid: int, db: SessionDep) -> list[dict[str, Any]]:
+@router.get("/{tid}/rounds", responses=READ)
+async def rounds(tid: IdPath, db: SessionDep) -> list[dict[str, Any]]:
     """Every round with its tables (pairings), byes and results."""
     return await db.run_sync(partial(store.rounds_json, tournament_id=tid))
 
 
-@router.get("/{tid}/rounds/{number}/pairings")
-async def pairings(tid: int, number: int, db: SessionDep) -> list[dict[str, Any]]:
+@router.get("/{tid}/rounds/{number}/pairings", responses=READ)
+async def pairings(tid: IdPath, number: RoundPath, db: SessionDep) -> list[dict[str, Any]]:
     for round_info in await rounds(tid, db):
         if round_info["number"] == number:
             tables: list[dict[str, Any]] = round_info["pairings"]
@@ -129,8 +136,8 @@ async def pairings(tid: int, number: int, db: SessionDep) -> list[dict[str, Any]
     raise NotFound("tournament/no_round", f"no round {number}")
 
 
-@router.get("/{tid}/standings")
-async def standings(tid: int, db: SessionDep) -> list[dict[str, Any]]:
+@router.get("/{tid}/standings", responses=READ)
+async def standings(tid: IdPath, db: SessionDep) -> list[dict[str, Any]]:
     """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head."""
     await db.run_sync(partial(store.get, tournament_id=tid))
     return await db.run_sync(partial(store.standings, tournament_id=tid))
