@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+
+from app.security import load_or_create_secret
 
 PLACEHOLDER_SECRETS = frozenset({"", "changeme", "change-me", "dev-secret-change-me", "secret"})
+SECRET_FILE_NAME = "rampart.secret"
+
+
+def default_secret_file(database_url: str) -> Path:
+    """Where development keeps its generated secret: beside the SQLite file, else ``./data``."""
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        return Path(str(url.database)).parent / SECRET_FILE_NAME
+    return Path("data") / SECRET_FILE_NAME
 
 
 class Settings(BaseSettings):
     """Every knob of the server; the embedded defaults run one process on SQLite.
 
     ``DATABASE_URL`` is read without prefix (the usual name); everything else is ``RAMPART_*``.
-    Outside ``development`` a placeholder ``secret`` is refused, since it signs bearer tokens.
+    ``secret`` signs bearer tokens: outside ``development`` a missing or placeholder one is
+    refused; in development it is replaced by a random secret made on first run and kept in
+    ``secret_file`` (mode 0600, beside the SQLite file by default). A real secret set in the
+    environment always wins.
     """
 
     model_config = SettingsConfigDict(env_prefix="RAMPART_", extra="ignore")
@@ -23,8 +40,21 @@ class Settings(BaseSettings):
     database_url: str = Field(
         default="sqlite+aiosqlite:///./data/rampart.db", validation_alias="DATABASE_URL"
     )
-    secret: str = "dev-secret-change-me"
+    secret: str = ""
+    secret_file: str = ""
     token_ttl_s: int = 30 * 24 * 3600
+
+    # Passwords: argon2 threads (0: half the cores, at least one) and how many hashes may
+    # wait for them; token buckets (burst, then per minute) on logins per name and per client
+    # address, and on registrations with a password per address.
+    password_workers: int = 0
+    password_queue: int = 32
+    login_name_burst: int = 5
+    login_name_per_min: float = 5.0
+    login_address_burst: int = 20
+    login_address_per_min: float = 20.0
+    register_address_burst: int = 10
+    register_address_per_min: float = 5.0
 
     # Websocket edge: a token bucket per connection, and the largest message we parse.
     rate_per_s: float = 30.0
@@ -55,9 +85,14 @@ class Settings(BaseSettings):
     node_ttl_s: float = 10.0
 
     @model_validator(mode="after")
-    def _refuse_placeholder_secret(self) -> Settings:
-        if self.environment != "development" and self.secret.lower() in PLACEHOLDER_SECRETS:
-            raise ValueError("RAMPART_SECRET must be set to a real secret outside development")
+    def _resolve_secret(self) -> Settings:
+        if self.secret.strip().lower() in PLACEHOLDER_SECRETS:
+            if self.environment != "development":
+                raise ValueError("RAMPART_SECRET must be set to a real secret outside development")
+            path = Path(self.secret_file) if self.secret_file else None
+            self.secret = load_or_create_secret(path or default_secret_file(self.database_url))
+        if self.password_workers <= 0:
+            self.password_workers = max(1, (os.cpu_count() or 2) // 2)
         if self.clock_rate <= 0:
             raise ValueError("RAMPART_CLOCK_RATE must be positive")
         return self

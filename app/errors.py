@@ -7,6 +7,8 @@ class AppError(Exception):
     """A refusal with a stable ``code`` (``area/reason``) the client can switch on."""
 
     status = 400
+    # Extra reply headers (``Retry-After`` on a 429 or 503); websocket replies ignore them.
+    headers: dict[str, str] | None = None
 
     def __init__(self, code: str, message: str = "", *, status: int | None = None) -> None:
         super().__init__(f"{code}: {message}" if message else code)

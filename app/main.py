@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.accounts.guard import AccountGuard
 from app.api.errors import install_error_handlers
 from app.api.routes import (
     accounts,
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         locks = node.locks if node is not None else Locks()
         app.state.cluster = node.directory if node is not None else None
         app.state.settings = settings
+        app.state.account_guard = account_guard = AccountGuard(settings)
         app.state.db_engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.hub = hub
@@ -110,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if node is not None:
                 await node.stop()
             pinger.stop()
+            account_guard.close()
             writer.dispose()
             await action_log.stop()
             await engine.dispose()

@@ -18,7 +18,10 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from app.accounts.names import name_key
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -33,20 +36,29 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def key_of_inserted_name(context: DefaultExecutionContext) -> str:
+    """An account row inserted without its name key gets the key of its name."""
+    parameters: dict[str, Any] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return name_key(str(parameters["name"]))
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
 class Account(Base):
-    """A player: a guest (no password) or registered (argon2 hash, unique ``name_key``)."""
+    """A player: a guest (no password) or registered (argon2 hash); names never repeat."""
 
     __tablename__ = "accounts"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    # Lower-cased name of registered players; NULL for guests, whose names may repeat.
-    name_key: Mapped[str | None] = mapped_column(String(40), unique=True)
+    # The name's comparison key (``app.accounts.names.name_key``), guests and registered alike.
+    # Always set (migration 0004 filled it for older guests); at most 40 characters.
+    name_key: Mapped[str | None] = mapped_column(
+        String(40), unique=True, default=key_of_inserted_name
+    )
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -23,23 +23,29 @@ class AccountRepository:
         self.session = session
 
     async def create(self, name: str, password_hash: str | None) -> Account:
-        """A guest (no hash) or a registered account; raises ``Conflict`` ``account/name_taken``
-        when a registered account already has the name (case-insensitive)."""
-        key = name.lower() if password_hash is not None else None
-        account = Account(name=name, name_key=key, password_hash=password_hash)
+        """A guest (no hash) or a registered account named ``name`` (already checked by
+        ``app.accounts.names.player_name``); raises ``Conflict`` ``account/name_taken`` when
+        any account, guest or registered, already has the same name key."""
+        account = Account(name=name, password_hash=password_hash)
         self.session.add(account)
         try:
             await self.session.commit()
         except IntegrityError as exc:
             await self.session.rollback()
-            raise Conflict("account/name_taken", f"{name!r} is taken") from exc
+            raise Conflict(
+                "account/name_taken", f"the name {name!r} is already taken; pick another"
+            ) from exc
         return account
+
+    async def taken(self, key: str) -> bool:
+        found = await self.session.scalar(select(Account.id).where(Account.name_key == key))
+        return found is not None
 
     async def get(self, account_id: int) -> Account | None:
         return await self.session.get(Account, account_id)
 
-    async def by_name(self, name: str) -> Account | None:
-        result = await self.session.execute(select(Account).where(Account.name_key == name.lower()))
+    async def by_key(self, key: str) -> Account | None:
+        result = await self.session.execute(select(Account).where(Account.name_key == key))
         return result.scalar_one_or_none()
 
     async def names(self, ids: Sequence[int]) -> dict[int, str]:

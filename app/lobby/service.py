@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.names import castle_name
 from app.cluster.locks import Locks
 from app.db.models import Account, Lobby
 from app.db.repositories import LobbyRepository, MatchRepository, SeatSpec
@@ -268,7 +269,9 @@ class LobbyService:
     async def name_castle(
         self, db: AsyncSession, player: Account, lobby_id: int, name: str, seat: int | None
     ) -> Lobby:
-        """Name your castle. Refuses ``lobby/not_seated`` and ``lobby/not_your_seat``."""
+        """Name your castle. Refuses ``lobby/bad_castle_name`` (422, the visible-text rules
+        of ``app.accounts.names``), ``lobby/not_seated`` and ``lobby/not_your_seat``."""
+        name = castle_name(name)
         async with self.lock(lobby_id):
             lobby = await self._open_lobby(db, lobby_id)
             self._own_seat(lobby, player, seat)["castle"] = name

@@ -138,7 +138,13 @@ class Api:
         await self.client.aclose()
 
     async def guest(self, name: str) -> str:
-        reply = await self.client.post("/api/accounts", json={"name": name})
+        """A guest's token. Names are unique on a server, so when an earlier test on the same
+        server took ``name`` the guest becomes ``name 2``, ``name 3``, ..."""
+        for attempt in range(1, 100):
+            wanted = name if attempt == 1 else f"{name} {attempt}"
+            reply = await self.client.post("/api/accounts", json={"name": wanted})
+            if reply.status_code != 409:
+                break
         assert reply.status_code == 201, reply.text
         return str(reply.json()["token"])
 

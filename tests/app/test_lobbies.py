@@ -15,7 +15,9 @@ def code(reply: object) -> str:
 
 
 async def test_guests_and_registered_players(api: Api) -> None:
-    assert await api.guest("Sam") and await api.guest("Sam")  # guest names may repeat
+    sam = await api.client.post("/api/accounts", json={"name": "Sam"})
+    again = await api.client.post("/api/accounts", json={"name": " SAM "})
+    assert sam.status_code == 201 and code(again) == "account/name_taken"  # guests too
     made = await api.client.post(
         "/api/accounts", json={"name": "Ada", "password": "hunter2hunter2"}
     )
@@ -97,7 +99,7 @@ async def test_private_tables_need_their_invite_code(api: Api) -> None:
 
 
 async def test_lobby_socket_streams_table_changes(api: Api, shared_server: Server) -> None:
-    host, guest = await api.guest("h"), await api.guest("g")
+    host, guest = await api.guest("feed host"), await api.guest("feed guest")
     async with websockets.connect(f"{shared_server.ws}/ws/lobby") as feed:
         first = json.loads(await feed.recv())
         assert first["type"] == "lobbies"
@@ -106,7 +108,7 @@ async def test_lobby_socket_streams_table_changes(api: Api, shared_server: Serve
         assert created["type"] == "lobby" and created["lobby"]["id"] == lobby["id"]
         await api.ok(f"/api/lobbies/{lobby['id']}/join", guest)
         joined = json.loads(await asyncio.wait_for(feed.recv(), 5))
-        assert joined["lobby"]["members"][1]["name"] == "g"
+        assert joined["lobby"]["members"][1]["name"] == "feed guest"
         await api.ok(f"/api/lobbies/{lobby['id']}/castle", guest, {"name": "Owl Tower"})
         named = json.loads(await asyncio.wait_for(feed.recv(), 5))
         assert named["lobby"]["members"][1]["castle"] == "Owl Tower"

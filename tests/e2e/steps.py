@@ -3,6 +3,7 @@ model, record what a page receives."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -10,6 +11,7 @@ from typing import Any
 
 LOBBY_URL = re.compile(r"/lobby/\d+$")
 TABLE_URL = re.compile(r"/table/\d+$")
+GUEST_NUMBERS = itertools.count(1)
 
 
 def model(page: Any) -> dict[str, Any]:
@@ -29,6 +31,9 @@ def wait_model(page: Any, condition: str, timeout: int) -> None:
 
 
 def sign_in_as_guest(page: Any, name: str, timeout: int) -> None:
+    """Play as a guest named ``name`` and a number: names are unique on a server (guests
+    too), and one e2e server serves many tests; ``has-text('Alice')`` still finds "Alice 3"."""
+    name = f"{name} {next(GUEST_NUMBERS)}"
     page.fill("#guest-name", name)
     page.click("#guest-button")
     page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=timeout)

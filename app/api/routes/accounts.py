@@ -1,43 +1,95 @@
-"""``POST /api/accounts`` (guest or registered), ``POST /api/sessions`` (log in), ``/me``."""
+"""``POST /api/accounts`` (guest or registered), ``POST /api/sessions`` (log in), ``/me``.
+
+Passwords are hashed and checked off the event loop (``app.security.PasswordWorkers``), after
+the throttles (``app.accounts.guard``) let the attempt through; names follow
+``app.accounts.names``.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
+from fastapi import APIRouter, Depends, Request
+
+from app.accounts.guard import AccountGuard
+from app.accounts.names import name_key, player_name
 from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
+from app.api.errors import declared
 from app.api.schemas import AccountOut, Login, NewAccount, TokenOut
 from app.db.models import Account
 from app.db.repositories import AccountRepository
-from app.errors import Unauthorized
-from app.security import hash_password, issue_token, verify_password
+from app.errors import Conflict, Unauthorized
+from app.security import issue_token
 
 router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+async def get_account_guard(request: Request) -> AccountGuard:
+    guard: AccountGuard = request.app.state.account_guard
+    return guard
+
+
+GuardDep = Annotated[AccountGuard, Depends(get_account_guard)]
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, uvicorn takes it from ``X-Forwarded-For``)."""
+    return request.client.host if request.client else "unknown"
 
 
 def account_out(account: Account) -> AccountOut:
     return AccountOut(id=account.id, name=account.name, guest=account.is_guest)
 
 
-@router.post("/accounts", status_code=201)
-async def create_account(body: NewAccount, db: SessionDep, settings: SettingsDep) -> TokenOut:
+def name_taken(name: str) -> Conflict:
+    return Conflict("account/name_taken", f"the name {name!r} is already taken; pick another")
+
+
+@router.post("/accounts", status_code=201, responses=declared(409, 422, 429, 503))
+async def create_account(
+    body: NewAccount, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
+) -> TokenOut:
     """A guest (name only) or a registered player (name + password); returns a bearer token.
-    Refuses ``account/name_taken`` (409) for a registered name already in use."""
-    password_hash = hash_password(body.password) if body.password is not None else None
-    account = await AccountRepository(db).create(body.name.strip(), password_hash)
+
+    Names are normalised (NFKC, trimmed, inner spaces collapsed) and must have 1-24 visible
+    characters: ``account/name_invalid`` (422). No two accounts, guests included, share a
+    name up to case and width: ``account/name_taken`` (409). Registrations with a password are
+    throttled per client address: ``auth/rate_limited`` (429, ``Retry-After``).
+    """
+    name = player_name(body.name)
+    accounts = AccountRepository(db)
+    password_hash = None
+    if body.password is not None:
+        guard.registrations.attempt(client_address(request))
+        if await accounts.taken(name_key(name)):
+            raise name_taken(name)
+        await db.commit()  # end the read before the (slow) hash; nothing was written
+        password_hash = await guard.passwords.hash(body.password)
+    account = await accounts.create(name, password_hash)
     return TokenOut(token=issue_token(settings.secret, account.id), account=account_out(account))
 
 
-@router.post("/sessions")
-async def log_in(body: Login, db: SessionDep, settings: SettingsDep) -> TokenOut:
-    """Log in a registered player; refuses ``auth/bad_credentials`` (401)."""
-    account = await AccountRepository(db).by_name(body.name.strip())
-    if account is None or account.password_hash is None:
-        raise Unauthorized("auth/bad_credentials", "wrong name or password")
-    if not verify_password(account.password_hash, body.password):
+@router.post("/sessions", responses=declared(401, 422, 429, 503))
+async def log_in(
+    body: Login, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
+) -> TokenOut:
+    """Log in a registered player; refuses ``auth/bad_credentials`` (401), and
+    ``auth/rate_limited`` (429, ``Retry-After``) when a name or an address tries too often.
+
+    An unknown name costs the same password check as a known one, so neither the answer nor
+    its time tells whether a name exists.
+    """
+    key = name_key(body.name)
+    guard.logins.attempt(key, client_address(request))
+    account = await AccountRepository(db).by_key(key)
+    await db.commit()  # end the read before the (slow) check; nothing was written
+    stored = account.password_hash if account is not None else None
+    matched = await guard.passwords.check(stored, body.password)  # always, even for no one
+    if account is None or not matched:
         raise Unauthorized("auth/bad_credentials", "wrong name or password")
     return TokenOut(token=issue_token(settings.secret, account.id), account=account_out(account))
 
 
-@router.get("/accounts/me")
+@router.get("/accounts/me", responses=declared(401, 503))
 async def me(player: CurrentPlayer) -> AccountOut:
     return account_out(player)

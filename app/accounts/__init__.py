@@ -1,0 +1,1 @@
+"""Accounts: the rules for player-chosen names, and the throttle on logins and registrations."""

@@ -1,0 +1,170 @@
+"""Logins and registrations: throttled per name and per address (429, ``Retry-After``), and the
+same password work for an unknown name as for a known one (counted with a spy, not timed)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+
+import app.security
+from app.__main__ import migrate
+from app.accounts.guard import AccountGuard
+from app.accounts.throttle import RateLimited, Throttle, TokenBuckets
+from app.api.errors import install_error_handlers
+from app.api.routes import accounts
+from app.config import Settings
+from app.db.engine import create_engine, create_sessionmaker
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_buckets_refuse_past_the_burst_and_refill_with_time() -> None:
+    clock = FakeClock()
+    per_name = TokenBuckets(burst=2, per_minute=6, clock=clock)  # a token every 10 s
+    per_address = TokenBuckets(burst=3, per_minute=60, clock=clock)
+    throttle = Throttle("slow down", per_name, per_address)
+    throttle.attempt("ada", "10.0.0.1")
+    throttle.attempt("ada", "10.0.0.1")
+    with pytest.raises(RateLimited) as refused:
+        throttle.attempt("ada", "10.0.0.1")
+    assert refused.value.code == "auth/rate_limited" and refused.value.status == 429
+    assert refused.value.headers == {"Retry-After": "10"}
+    throttle.attempt("bob", "10.0.0.1")  # another name, same address: the third token
+    with pytest.raises(RateLimited):
+        throttle.attempt("cy", "10.0.0.1")  # the address is spent
+    throttle.attempt("cy", "10.0.0.2")
+    clock.now += 10
+    throttle.attempt("ada", "10.0.0.3")  # one token back for ada
+    with pytest.raises(RateLimited):
+        throttle.attempt("ada", "10.0.0.3")
+
+
+def test_a_refused_attempt_takes_no_token_and_full_buckets_are_forgotten() -> None:
+    clock = FakeClock()
+    names = TokenBuckets(burst=1, per_minute=60, clock=clock)
+    addresses = TokenBuckets(burst=1, per_minute=60, clock=clock)
+    throttle = Throttle("slow down", names, addresses)
+    throttle.attempt("ada", "a")
+    with pytest.raises(RateLimited):
+        throttle.attempt("ada", "b")  # ada is spent: address b keeps its token
+    throttle.attempt("bob", "b")
+    clock.now += 5
+    names.forget_full(clock.now)
+    assert names.buckets == {}
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path}/rampart.db"
+    migrate(url)
+    return url
+
+
+@asynccontextmanager
+async def in_process(database: str, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """The accounts routes in this process (so a spy sees their calls), with the state
+    ``create_app`` gives them."""
+    server = FastAPI()
+    install_error_handlers(server)
+    server.include_router(accounts.router)
+    server.state.settings = config = Settings(database_url=database, **settings)
+    engine = create_engine(database)
+    server.state.sessionmaker = create_sessionmaker(engine)
+    server.state.account_guard = guard = AccountGuard(config)
+    transport = httpx.ASGITransport(app=server)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://rampart") as client:
+            yield client
+    finally:
+        guard.close()
+        await engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests count checks and refusals, not time: argon2 at its lightest parameters."""
+    light = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+    monkeypatch.setattr(app.security, "hasher", light)
+
+
+@pytest.fixture
+def verifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every argon2 verification the server makes, by the hash it checks against."""
+    made: list[str] = []
+    real = app.security.verify_password
+
+    def spy(password_hash: str, password: str) -> bool:
+        made.append(password_hash)
+        return real(password_hash, password)
+
+    monkeypatch.setattr(app.security, "verify_password", spy)
+    yield made
+
+
+async def test_unknown_names_and_guests_cost_one_verification_like_a_known_name(
+    database: str, verifications: list[str]
+) -> None:
+    async with in_process(database) as client:
+        made = await client.post("/api/accounts", json={"name": "Known", "password": "p" * 12})
+        assert made.status_code == 201
+        guest = await client.post("/api/accounts", json={"name": "Just A Guest"})
+        assert guest.status_code == 201
+        counts = []
+        for name in ("Known", "Nobody At All", "Just A Guest", "KNOWN"):
+            before = len(verifications)
+            reply = await client.post("/api/sessions", json={"name": name, "password": "wrong!"})
+            assert reply.status_code == 401
+            assert reply.json()["error"]["code"] == "auth/bad_credentials"
+            counts.append(len(verifications) - before)
+        assert counts == [1, 1, 1, 1]
+        right = await client.post("/api/sessions", json={"name": " known ", "password": "p" * 12})
+        assert right.status_code == 200 and right.json()["account"]["name"] == "Known"
+    # Unknown names and guests were checked against one dummy hash with the real parameters.
+    dummies = {verifications[1], verifications[2]}
+    assert len(dummies) == 1 and verifications[0] != verifications[1]
+    assert verifications[0].split("$")[:4] == verifications[1].split("$")[:4]
+
+
+async def test_logins_are_limited_per_name_and_per_address(database: str) -> None:
+    limits = {"login_name_burst": 2, "login_address_burst": 4, "login_address_per_min": 1}
+    async with in_process(database, **limits) as client:
+        await client.post("/api/accounts", json={"name": "Target", "password": "p" * 12})
+
+        async def log_in(name: str) -> httpx.Response:
+            return await client.post("/api/sessions", json={"name": name, "password": "nope"})
+
+        assert [(await log_in("Target")).status_code for _ in range(2)] == [401, 401]
+        refused = await log_in("tArGeT")  # the same name, written another way
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "auth/rate_limited"
+        assert int(refused.headers["Retry-After"]) >= 1
+        # Two more names from the same address spend its four tokens; the fifth is refused.
+        assert (await log_in("Other")).status_code == 401
+        assert (await log_in("Third")).status_code == 401
+        spent = await log_in("Fourth")
+        assert spent.status_code == 429 and int(spent.headers["Retry-After"]) >= 30
+
+
+async def test_registrations_with_a_password_are_limited_per_address(database: str) -> None:
+    async with in_process(database, register_address_burst=2) as client:
+        for name in ("First", "Second"):
+            body = {"name": name, "password": "p" * 12}
+            assert (await client.post("/api/accounts", json=body)).status_code == 201
+        third = await client.post("/api/accounts", json={"name": "Third", "password": "p" * 12})
+        assert third.status_code == 429 and "Retry-After" in third.headers
+        assert third.json()["error"]["code"] == "auth/rate_limited"
+        # A guest costs no password hash and is not held back by it.
+        assert (await client.post("/api/accounts", json={"name": "Guest"})).status_code == 201
