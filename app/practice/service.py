@@ -24,9 +24,17 @@ def install_practice_bots() -> None:
     """Let sessions seat ``"practice"`` bots (also when a practice match is rebuilt)."""
 
     def factory(engine: Engine, seat: int, seed: int) -> Bot:
-        return practice_bot(engine, seat, seed, make_bot(engine, "heuristic", seat, seed))
+        return practice_bot(engine, seat, seed, gentlest_heuristic(engine, seat, seed))
 
     EXTRA_BOT_KINDS[PRACTICE_KIND] = factory
+
+
+def gentlest_heuristic(engine: Engine, seat: int, seed: int) -> Bot:
+    """The heuristic bot at its easy level where the server knows levels, else the plain one."""
+    try:
+        return make_bot(engine, "heuristic:easy", seat, seed)
+    except (ValueError, TypeError):
+        return make_bot(engine, "heuristic", seat, seed)
 
 
 def scenario_for(game: str) -> Scenario:

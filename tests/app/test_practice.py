@@ -11,7 +11,7 @@ from app.practice import SCENARIOS
 from app.practice.ambush import BOT_HAND, PLAYER_HAND
 from app.practice.bots import GentleAmbushBot, practice_bot
 from app.practice.scenarios import Scenario, Step, stacked
-from app.sessions.bots import make_bot
+from app.practice.service import gentlest_heuristic
 from engines import registry
 from engines.base import Bot, Event, events_for
 from tests.app.support import Api, Client, Server
@@ -89,13 +89,13 @@ def turn_holder(view: dict[str, Any]) -> int | None:
 Chooser = Callable[[Step, dict[str, Any], list[Action]], Action | None]
 
 
-def follow(scenario: Scenario, choose: Chooser, seed: int = 11) -> list[str]:
+def follow(scenario: Scenario, choose: Chooser, seed: int) -> list[str]:
     """Play the scenario: seat 0 follows the hints (``choose``), the practice bots play the
     other seats on the match clock, deadlines fire; returns the ids of the steps completed."""
     engine = registry.get(scenario.game)
     state = engine.setup(scenario.seats, seed, scenario.options(seed, ["Me", "Bot"]))
     bots: dict[int, Bot] = {
-        seat: practice_bot(engine, seat, seed, make_bot(engine, "heuristic", seat, seed))
+        seat: practice_bot(engine, seat, seed, gentlest_heuristic(engine, seat, seed))
         for seat in range(1, scenario.seats)
     }
     steps = [s for s in scenario.steps if s.done]
@@ -161,7 +161,8 @@ def test_stacked_puts_the_top_first_and_keeps_every_card() -> None:
         stacked(["e"], full, random.Random(1))
 
 
-def test_the_ambush_round_walks_through_every_step() -> None:
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_ambush_round_walks_through_every_step(seed: int) -> None:
     """The player does what each hint says; the gentle bot never calls and leaves both
     Ambush! cards, so the call is true, the player goes over the hand limit and returns."""
     seen: dict[tuple[int, int], str] = {}
@@ -182,7 +183,7 @@ def test_the_ambush_round_walks_through_every_step() -> None:
             return next(a for a in legal if a.get("card") == "dragon")
         return first_of(step.act, legal)
 
-    completed = follow(SCENARIOS["ambush"], choose)
+    completed = follow(SCENARIOS["ambush"], choose, seed)
     assert completed == [s.id for s in SCENARIOS["ambush"].steps if s.done]
     assert engine.id == "ambush"
 
@@ -198,8 +199,9 @@ def test_the_gentle_bot_holds_the_bot_hand_and_never_calls() -> None:
     assert bot.decide(view, legal, 0) is None  # not its turn, and it never calls
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("game", ["rampage", "castles", "ember"])
-def test_each_guided_start_reaches_free_play(game: str) -> None:
+def test_each_guided_start_reaches_free_play(game: str, seed: int) -> None:
     """Taking the first listed action of the kind each hint asks for completes every step."""
 
     def choose(step: Step, view: dict[str, Any], legal: list[Action]) -> Action | None:
@@ -211,5 +213,5 @@ def test_each_guided_start_reaches_free_play(game: str) -> None:
             return next(a for a in wanted if a["target"] == castle)
         return wanted[0] if wanted else first_of(("pass",), legal) if step.act else None
 
-    completed = follow(SCENARIOS[game], choose)
+    completed = follow(SCENARIOS[game], choose, seed)
     assert completed == [s.id for s in SCENARIOS[game].steps if s.done]
