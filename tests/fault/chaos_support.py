@@ -6,12 +6,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.app.support import Api, Client, Server
+import pytest
+
+from tests.app.support import Api, Client, Server, free_port
 
 DOWN_LOG_LINE = "the database cannot be written"
 
@@ -138,3 +144,66 @@ def no_tracebacks(server: Server) -> None:
 
 def sqlite_path(server: Server) -> Path:
     return Path(server.database_url.split("///", 1)[1])
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL cluster of the test's own (``initdb`` in a temp folder, a free port), as
+    ``scripts/with-postgres.sh`` makes one, that the test may stop and start."""
+
+    def __init__(self) -> None:
+        bindirs = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: p.parent.name)
+        usable = [b for b in bindirs if (b / "initdb").exists()]
+        if not usable:
+            pytest.skip("PostgreSQL is not installed")
+        self.bin = usable[-1]
+        # Not under pytest's folder: the postgres user may not enter root's private folders.
+        self.folder = Path(tempfile.mkdtemp(prefix="rampart-chaos-pg-"))
+        self.port = free_port()
+        self.as_pg = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *command: str) -> None:
+        subprocess.run([*self.as_pg, *command], check=True, capture_output=True, timeout=60)
+
+    def create(self) -> None:
+        if self.as_pg:
+            shutil.chown(self.folder, "postgres", "postgres")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.folder / "data"),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+        )
+        self.start()
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.folder / "data"),
+            "-l",
+            str(self.folder / "server.log"),
+            "-w",
+            "-o",
+            options,
+            "start",
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", mode, "-w", "stop"
+        )
+
+    def destroy(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
