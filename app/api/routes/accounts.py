@@ -45,7 +45,7 @@ def name_taken(name: str) -> Conflict:
     return Conflict("account/name_taken", f"the name {name!r} is already taken; pick another")
 
 
-@router.post("/accounts", status_code=201, responses=declared(409, 422, 429, 503))
+@router.post("/accounts", status_code=201, responses=declared(400, 409, 422, 429, 503))
 async def create_account(
     body: NewAccount, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
 ) -> TokenOut:
@@ -69,7 +69,7 @@ async def create_account(
     return TokenOut(token=issue_token(settings.secret, account.id), account=account_out(account))
 
 
-@router.post("/sessions", responses=declared(401, 422, 429, 503))
+@router.post("/sessions", responses=declared(400, 401, 422, 429, 503))
 async def log_in(
     body: Login, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
 ) -> TokenOut:
