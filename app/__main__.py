@@ -1,9 +1,10 @@
-"""``python -m app --host H --port P``: migrate the database to head, then serve."""
+"""``python -m app --host H --port P``: migrate the database to head, then serve; ``python -m app
+backup|restore PATH``: the operator's commands (``app.ops.cli``)."""
 
 from __future__ import annotations
 
 import argparse
-import logging
+import os
 import socket
 import sys
 from pathlib import Path
@@ -16,6 +17,8 @@ from alembic.config import Config
 from app.collector import CollectorPolicy
 from app.config import Settings, get_settings
 from app.db.engine import ensure_sqlite_dir
+from app.ops import cli as ops_cli
+from app.ops.logs import announce, configure_logging
 from app.realtime.frames import FrameProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,8 +40,8 @@ def migrate(database_url: str) -> None:
 
 def serve_command(port: int, host: str = "127.0.0.1") -> list[str]:
     """The command line that serves Rampart from another process (tests and benchmarks start
-    it this way), logging warnings only."""
-    serve = ["-m", "app", "--host", host, "--port", str(port), "--log-level", "warning"]
+    it this way), logging warnings only unless ``RAMPART_LOG_LEVEL`` says otherwise."""
+    serve = ["-m", "app", "--host", host, "--port", str(port)]
     return [sys.executable, *serve]
 
 
@@ -63,14 +66,16 @@ def tune_gc() -> CollectorPolicy:
 
 
 def main() -> None:
+    if sys.argv[1:2] and sys.argv[1] in ops_cli.COMMANDS:
+        sys.exit(ops_cli.run(sys.argv[1:], migrate))
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     # warning by default: uvicorn logs every websocket open and close at info.
-    parser.add_argument("--log-level", default="warning")
+    parser.add_argument("--log-level", default=os.environ.get("RAMPART_LOG_LEVEL", "warning"))
     args = parser.parse_args()
     settings = node_settings(get_settings(), args.host, args.port)
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(args.log_level, settings.log_format)
     if settings.redis_url:
         # Several processes may start at once: one migrates, the others then find head.
         with redis.Redis.from_url(settings.redis_url).lock(MIGRATE_LOCK, timeout=300):
@@ -79,7 +84,7 @@ def main() -> None:
         migrate(settings.database_url)
     from app.main import create_app
 
-    print(f"Rampart on http://{args.host}:{args.port} (API docs at /docs)", flush=True)
+    announce(f"Rampart on http://{args.host}:{args.port} (API docs at /docs)")
     tune_gc()
     uvicorn.run(
         create_app(settings),
@@ -90,6 +95,7 @@ def main() -> None:
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         access_log=False,
+        log_config=None,  # uvicorn's loggers propagate to ours (app.ops.logs)
     )
 
 

@@ -1,0 +1,1 @@
+"""Operating a Rampart server: backups, logs, moderation tools."""
