@@ -47,10 +47,15 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     chatInput.value = "";
     chatInput.blur(); // hand the keys back to the table (Ambush! is called with A at once)
   } }, chatInput);
+  // One screen: opponents on top, the board flexing to fill, the instruction and the buttons
+  // right above the hand. The chronicle is a column on wide screens, a drawer on narrow ones.
+  els.controls = h("div.table-controls", els.banner,
+    h("div.head-actions", els.actions, h("span.resign-slot")));
+  const side = h("aside#chronicle.side", h("h2", "Chronicle"), els.feed, spectate ? null : chatForm);
   const section = h("section.table", { "data-match": matchId },
-    els.head, els.banner,
-    h("div.table-main", els.others, h("div.board-area", els.board, els.spotlight), els.me),
-    h("aside.side", h("h2", "Chronicle"), els.feed, spectate ? null : chatForm),
+    els.head,
+    h("div.table-main", els.others, h("div.board-area", els.board, els.spotlight), els.controls, els.me),
+    side,
     els.overlay);
   put(root, section);
 
@@ -175,25 +180,43 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     const title = !t.renderer ? "Table" : t.renderer.id === "generic" && v ? v.game : t.renderer.title;
     const conn = { open: "", connecting: "Connecting…", closed: "Connection lost — reconnecting…", gone: "This match does not exist." }[t.connection] || "";
     const canResign = v && t.seat !== null && !v.outcome && t.legal.some((a) => a.type === "resign");
+    const open = section.classList.contains("chronicle-open");
     put(els.head,
       h("div.head-title", h("h1", title), h("span.match-id", `match #${matchId}`),
         t.seat === null ? h("span.tag.tag-watch", "spectating") : null,
         h("span.version", { title: "version" }, `v${t.version}`),
         v ? howtoLink(v.game, { newTab: true, cls: "btn btn-quiet howto-table" }) : null),
       conn ? h("div.conn", { role: "status" }, conn) : null,
-      h("div.head-actions", els.actions,
-        canResign ? h("button#resign-button.btn.btn-quiet", { onclick: resign }, "Resign") : null),
+      h("button#chronicle-toggle.btn.btn-quiet", {
+        type: "button", "aria-controls": "chronicle", "aria-expanded": String(open),
+        onclick: () => { section.classList.toggle("chronicle-open"); renderHead(); },
+      }, open ? "Close" : "Chronicle"),
     );
+    put(els.controls.querySelector(".resign-slot"),
+      canResign ? h("button#resign-button.btn.btn-quiet", { onclick: resign }, "Resign") : null);
   }
 
   function renderBanner() {
     const b = t.banner && t.banner.until > performance.now() ? t.banner : null;
     const r = t.renderer;
     const extra = r && r.bannerClass && t.view ? r.bannerClass(ctx()) : "";
-    els.banner.className = `banner${b ? ` banner-flash banner-${b.kind}` : ""}${extra ? ` ${extra}` : ""}`;
-    const text = !t.view ? "" : b ? b.text : t.view.outcome ? "The game is over."
+    els.banner.className = `banner${extra ? ` ${extra}` : ""}`;
+    const text = !t.view ? "" : t.view.outcome ? "The game is over."
       : r && r.prompt ? r.prompt(ctx()) : "";
-    els.banner.textContent = text;
+    // A flash ("AMBUSH!", "True call!") shows beside the instruction, never instead of it.
+    // Both parts are updated in place: the ticker redraws every 250 ms.
+    if (!els.bannerPrompt) {
+      els.bannerPrompt = h("span.banner-prompt");
+      els.bannerBurst = h("span.banner-burst", { role: "status" });
+      els.banner.append(els.bannerPrompt, els.bannerBurst);
+    }
+    if (els.bannerPrompt.textContent !== text) els.bannerPrompt.textContent = text;
+    const burst = b ? b.text : "";
+    const burstClass = b ? `banner-burst banner-flash banner-${b.kind}` : "banner-burst";
+    if (els.bannerBurst.textContent !== burst || els.bannerBurst.className !== burstClass) {
+      els.bannerBurst.textContent = burst;
+      els.bannerBurst.className = burstClass;
+    }
   }
 
   function renderOverlay() {
