@@ -162,3 +162,73 @@ def test_how_to_play_is_linked_from_start_page_lobby_and_table(
     link = page.wait_for_selector("a.howto-table[href='/howto/rampage']", timeout=TIMEOUT)
     assert link is not None and link.get_attribute("target") == "_blank"
     page.close()
+
+
+def guided_rampage(page: Any) -> None:
+    coach_at(page, "split-one")
+    for round_number in (1, 2):
+        wait_model(
+            page,
+            f"window.__rampart.view.setup_round === {round_number}"
+            " && !window.__rampart.view.players[0].chosen",
+            TIMEOUT,
+        )
+        deals = page.locator(".rp-deal")
+        for index, structure in ((0, "gate"), (1, "gate"), (2, "castle"), (3, "castle")):
+            deals.nth(index).locator(f".rp-to-{structure}").click()
+        page.click("#rp-setup-confirm")
+    coach_at(page, "defend")
+    page.click(".rp-hand button.hand-card >> nth=0")
+    page.click("#rp-defend-castle")
+    coach_at(page, "attack")
+    page.click(".rp-hand button.hand-card[data-kind='axe_man'] >> nth=0")
+    page.click("#rp-play")
+    coach_at(page, "end-turn")
+    page.click("#end-turn-button")
+
+
+def guided_castles(page: Any) -> None:
+    coach_at(page, "play")
+    page.click(".cs-hand button.cs-hand-card[data-kind='spearman'] >> nth=0")
+    page.click(".cs-board .cs-zone.cs-drop[data-zone='1']")
+    coach_at(page, "act")
+    page.click(".cs-board .cs-card[data-kind='wizard'][data-side='0']")
+    page.click(".cs-board .cs-card.cs-target[data-kind='castle'][data-side='1']")
+    coach_at(page, "move")
+    page.click(".cs-board .cs-card[data-kind='general'][data-side='0']")
+    page.click(".cs-board .cs-zone.cs-drop[data-zone='2']")
+    coach_at(page, "end-turn")
+    page.click("#cs-end-turn")
+
+
+def guided_ember(page: Any) -> None:
+    coach_at(page, "mode")
+    page.click(".em-hand .em-card[data-card='ember_shard'] >> nth=0")
+    page.click("#em-confirm")
+    coach_at(page, "play")
+    page.click(".em-hand .em-card[data-card='blade_dancer'] >> nth=0")
+    page.click("#em-confirm")
+    coach_at(page, "bot-turn")
+    coach_at(page, "keep-mode")
+    page.click("#em-keep-mode")
+    coach_at(page, "play-again")
+    page.click(".em-hand .em-card[data-card='glimmer'] >> nth=0")
+    page.click("#em-confirm")
+
+
+GUIDED = {"rampage": guided_rampage, "castles": guided_castles, "ember": guided_ember}
+
+
+@pytest.mark.parametrize("game", sorted(GUIDED))
+def test_each_guided_start_in_the_browser(browser: Any, server_url: str, game: str) -> None:
+    """Doing what each hint asks, on the real table, brings the coach to free play."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{server_url}/howto/{game}")
+    page.click("#howto-practice")
+    page.wait_for_url(re.compile(rf"/practice/{game}/\d+$"), timeout=TIMEOUT)
+    GUIDED[game](page)
+    assert "How to play" in coach_at(page, "free")
+    assert not errors
+    page.close()
