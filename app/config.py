@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -37,6 +38,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RAMPART_", extra="ignore")
 
     environment: str = "development"
+    # Log lines as plain text, or one JSON object a line (``json``) with match, seat and request
+    # ids (``app.ops.logs``).
+    log_format: Literal["text", "json"] = "text"
     database_url: str = Field(
         default="sqlite+aiosqlite:///./data/rampart.db", validation_alias="DATABASE_URL"
     )

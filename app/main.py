@@ -18,6 +18,7 @@ from app.api.routes import (
     ladders,
     lobbies,
     matches,
+    metrics,
     players,
     practice,
     tournaments,
@@ -29,6 +30,8 @@ from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService
+from app.ops.logs import RequestIdMiddleware
+from app.ops.metrics import METRICS, RequestMetricsMiddleware
 from app.practice.service import install_practice_bots
 from app.realtime import gateway, lobby_socket
 from app.realtime.frames import FrameFlusher
@@ -101,11 +104,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             node.adopt_orphans(hub)
         # Start-up objects (modules, ORM metadata, engines, rebuilt matches) live for the whole
         # process: keep them out of the cyclic collector so its pauses stay short under load.
+        METRICS.watch(hub.live_count, pinger.__len__)
         gc.collect()
         gc.freeze()
         try:
             yield
         finally:
+            METRICS.unwatch()
             await tournament_service.stop()
             await ladder_service.stop()
             await hub.stop()
@@ -124,6 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(RequestMetricsMiddleware)
+    app.add_middleware(RequestIdMiddleware)
     routers = (
         accounts.router,
         games.router,
@@ -134,6 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ladders.router,
         players.router,
         practice.router,
+        metrics.router,
     )
     for router in routers:
         app.include_router(router)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from app.db.engine import database_unavailable
+from app.ops.metrics import METRICS
 from app.sessions import races as race_steps
 from app.sessions import wire
 from app.sessions.commands import Change, Submit
@@ -28,7 +30,9 @@ async def commit(session: GameSession, change: Change) -> None:
     row is held (and nobody told) until it can; a write refused for the row itself raises:
     the hub then rebuilds the match from the log, where the unacknowledged action is absent."""
     row, ended = log_row(session, change)
+    accepted = time.perf_counter()
     await session.action_log.append(row)
+    METRICS.commit_seconds.observe(time.perf_counter() - accepted)
     if advance(session, change, row["version"]):
         await finish(session, change, row["version"], ended)
     else:
@@ -41,11 +45,13 @@ def commit_soon(session: GameSession, change: Change) -> None:
     busy (``submit`` queues everything else) until then."""
     row, ended = log_row(session, change)
     version = row["version"]
+    accepted = time.perf_counter()
 
     def written(error: BaseException | None) -> None:
         if error is not None:
             session._fail(error)
             return
+        METRICS.commit_seconds.observe(time.perf_counter() - accepted)
         try:
             if advance(session, change, version):
                 # The match is over: its result is recorded (awaited, so by the session's
@@ -91,6 +97,7 @@ def advance(session: GameSession, change: Change, version: int) -> bool:
     """The change is logged: it is now the match's current version. True when it ended the
     match (its result must be recorded before anyone hears)."""
     session.version = version
+    METRICS.count_action(session.engine.id)
     session.clock.observe(change.at_ms)
     session.history.append(version, change.events, change.at_ms)
     session.views.clear()
@@ -146,6 +153,7 @@ def announce(session: GameSession, change: Change, version: int, ended: list[Any
         change.before_broadcast(version)
     for decision in ended:
         race_steps.grab_reply(session, decision)
+    started = time.perf_counter()
     events, at_ms = change.events, change.at_ms
     public = None
     if all(event.get("visible_to", ALL) == ALL for event in events):
@@ -153,5 +161,6 @@ def announce(session: GameSession, change: Change, version: int, ended: list[Any
     for peer in list(session.peers):
         text = session.views.patch_text(peer.seat, version, events, at_ms, public)
         race_steps.broadcast(peer, text, version)
+    METRICS.broadcast_seconds.observe(time.perf_counter() - started)
     if not session.finished:
         session._after_change(events, acted=change.seat)

@@ -15,6 +15,7 @@ from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.repositories import MatchRepository
 from app.errors import AppError
+from app.ops.logs import in_match_context
 from app.sessions.bots import BotSeat, make_bot
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History, SeatInfo
@@ -181,8 +182,16 @@ class Hub:
             for peer in list(session.peers):
                 peer.close(1012)
 
+    def live_count(self) -> int:
+        """How many matches this process is playing (loaded and not finished)."""
+        return sum(1 for session in self.sessions.values() if not session.finished)
+
     def _start_task(self, session: GameSession) -> None:
-        task = asyncio.create_task(session.run(), name=f"match-{session.match_id}")
+        # Everything the session logs carries its match id (``app.ops.logs``).
+        context = in_match_context(session.match_id)
+        task = asyncio.get_running_loop().create_task(
+            session.run(), name=f"match-{session.match_id}", context=context
+        )
         self.tasks[session.match_id] = task
         task.add_done_callback(lambda done: self._task_done(session, done))
 
@@ -208,6 +217,7 @@ class Hub:
             task.add_done_callback(self._reloads.discard)
 
     def _on_finish(self, match_id: int) -> None:
+        log.info("match %s finished", match_id, extra={"match_id": match_id})
         self._remember_finished(match_id)
         for listener in self.finish_listeners:
             try:

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from app.ops.metrics import METRICS
 from app.realtime.arbiter import Arbiter
 from app.realtime.claims import Claim, Decision
 from app.realtime.links import LOCAL, LinkStats
@@ -122,6 +123,7 @@ class RaceDesk:
                 ended += self.arbiter.end_race(now)
             elif event["type"] == "ambush_called":
                 self.arbiter.start_race(version, now, living)
+                METRICS.races.inc()
         self._forget(ended)
         self.unlogged += [d.record for d in ended]
         return ended

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from app.jsonenc import encode_text
+from app.ops.metrics import METRICS
 
 
 class Listener(Protocol):
@@ -24,6 +25,7 @@ dumps = encode_text
 
 
 def error(code: str, message: str, client_seq: int | None = None) -> dict[str, Any]:
+    METRICS.error(code)
     reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if client_seq is not None:
         reply["client_seq"] = client_seq

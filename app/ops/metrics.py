@@ -1,0 +1,151 @@
+"""Prometheus metrics of one server process (``GET /metrics``), with prometheus-client.
+
+What costs the move path nothing is read when Prometheus scrapes: live matches, open sockets
+(``LiveCollector`` asks the hub and the pinger), the process's CPU and memory
+(prometheus-client's process collector). What must be counted as it happens is a counter
+increment or a histogram observation, a microsecond or so each (a game's labelled counter is
+looked up once, ``METRICS.count_action``). Each process serves its own figures; in a cluster
+Prometheus scrapes every process and labels them by ``instance``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+# Seconds: from an accepted action to its durable row, and for one change's broadcast.
+FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+REST_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    """The process's registry and the metrics the server updates as things happen."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        self.actions = Counter(
+            "rampart_actions",
+            "Actions accepted and made durable, by game.",
+            ["game"],
+            registry=self.registry,
+        )
+        self.commit_seconds = Histogram(
+            "rampart_action_commit_seconds",
+            "From an accepted action to its durable row in the action log.",
+            buckets=FAST_BUCKETS,
+            registry=self.registry,
+        )
+        self.broadcast_seconds = Histogram(
+            "rampart_broadcast_seconds",
+            "Building and queueing one change's messages for every connection of its match.",
+            buckets=FAST_BUCKETS,
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "rampart_errors",
+            "Errors answered to clients (websocket error messages and REST errors), by code.",
+            ["code"],
+            registry=self.registry,
+        )
+        self.races = Counter("rampart_races", "Ambush! grab races started.", registry=self.registry)
+        self.requests = Histogram(
+            "rampart_http_request_duration_seconds",
+            "REST request latency, by method, route template and status.",
+            ["method", "route", "status"],
+            buckets=REST_BUCKETS,
+            registry=self.registry,
+        )
+        self._live: LiveCollector | None = None
+        self._actions_by_game: dict[str, Any] = {}
+
+    def count_action(self, game: str) -> None:
+        """One more durable action of ``game`` (its labelled child is looked up once)."""
+        child = self._actions_by_game.get(game)
+        if child is None:
+            child = self._actions_by_game[game] = self.actions.labels(game)
+        child.inc()
+
+    def error(self, code: str) -> None:
+        self.errors.labels(code).inc()
+
+    def watch(self, matches_live: Callable[[], int], sockets_open: Callable[[], int]) -> None:
+        """Read these two at every scrape (the app's lifespan sets them; a new app replaces
+        the old reader)."""
+        if self._live is not None:
+            self.registry.unregister(self._live)
+        self._live = LiveCollector(matches_live, sockets_open)
+        self.registry.register(self._live)
+
+    def unwatch(self) -> None:
+        if self._live is not None:
+            self.registry.unregister(self._live)
+            self._live = None
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The text format Prometheus scrapes, and its content type."""
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+class LiveCollector(Collector):
+    """Gauges read at scrape time: no cost between scrapes."""
+
+    def __init__(self, matches_live: Callable[[], int], sockets_open: Callable[[], int]) -> None:
+        self.matches_live = matches_live
+        self.sockets_open = sockets_open
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        yield GaugeMetricFamily(
+            "rampart_matches_live", "Matches being played in this process.", self.matches_live()
+        )
+        yield GaugeMetricFamily(
+            "rampart_sockets_open", "Match websockets open on this process.", self.sockets_open()
+        )
+
+
+METRICS = Metrics()
+
+
+Scope = dict[str, Any]
+
+
+class RequestMetricsMiddleware:
+    """Times every REST request by its route template (``/api/matches/{match_id}``, never the
+    raw path, so ids do not multiply the series); unknown paths count as ``unmatched``."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+        started = time.perf_counter()
+
+        async def send_and_note(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_note)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            METRICS.requests.labels(scope["method"], template, str(status)).observe(
+                time.perf_counter() - started
+            )

@@ -1,0 +1,67 @@
+"""``GET /metrics``: the Prometheus text format, with the figures of what really happened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.app.conftest import ServerFactory
+from tests.app.support import Api, Client
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    found = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return found
+
+
+def value(found: dict[Any, float], name: str, **labels: str) -> float:
+    return found.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+async def test_metrics_count_matches_sockets_actions_errors_and_requests(
+    make_server: ServerFactory,
+) -> None:
+    server = make_server()
+    api = Api(server)
+    tokens = [await api.guest("ann"), await api.guest("bob")]
+    match_id = await api.table("tally", tokens, options={"target": 40})
+    players = [await Client(server, match_id, t).connect() for t in tokens]
+    moves = 0
+    for _ in range(3):
+        for seat, player in enumerate(players):
+            await player.wait_until(lambda c, s=seat: c.view["turn"] == s and c.legal)
+            seq = await player.act({"type": "move", "cell": (player.version + seat) % 20})
+            await player.wait_for("ack", client_seq=seq)
+            moves += 1
+    await players[1].act({"type": "move", "cell": 1})  # not bob's turn: refused with a code
+    refusal = await players[1].wait_for("error")
+    assert (await api.get(f"/api/matches/{match_id}")).status_code == 200
+
+    reply = await api.client.get("/metrics")
+    assert reply.status_code == 200
+    assert reply.headers["content-type"].startswith("text/plain")
+    found = samples(reply.text)
+    assert value(found, "rampart_matches_live") >= 1
+    assert value(found, "rampart_sockets_open") == 2
+    assert value(found, "rampart_actions_total", game="tally") == moves
+    assert value(found, "rampart_action_commit_seconds_count") == moves
+    assert value(found, "rampart_broadcast_seconds_count") == moves
+    assert value(found, "rampart_errors_total", code=refusal["code"]) == 1
+    assert value(found, "rampart_races_total") == 0
+    get_match = {"method": "GET", "route": "/api/matches/{match_id}", "status": "200"}
+    assert value(found, "rampart_http_request_duration_seconds_count", **get_match) == 1
+    assert value(found, "process_resident_memory_bytes") > 10_000_000
+    assert value(found, "process_cpu_seconds_total") > 0
+
+    # REST refusals count by code too; gauges follow what closes.
+    assert (await api.get("/api/matches/999999")).status_code == 404
+    for player in players:
+        await player.close()
+    found = samples((await api.client.get("/metrics")).text)
+    assert value(found, "rampart_errors_total", code="match/not_found") == 1
+    assert value(found, "rampart_sockets_open") == 0
+    await api.close()
