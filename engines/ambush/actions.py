@@ -260,6 +260,8 @@ def resign(state: AmbushState, ctx: Ctx, seat: int) -> None:
     if was_turn and state.phase == "placing":
         rules.finish_placing(state, ctx, seat)
     rules.eliminate(state, ctx, seat, resigned=True)
+    if state.alive.count(True) <= 1:
+        return  # the last castle standing has won; ``rules.finish`` ends the game
     if state.phase == "returning" and state.returning is not None and not state.returning.owed:
         race.resume(state, ctx, state.returning.resume_step)
     elif was_turn and state.phase == "turn":

@@ -104,6 +104,8 @@ def end_race(state: AmbushState, ctx: Ctx, end_at: int, reason: str) -> None:
             )
         )
     for seat in order:
+        if state.alive.count(True) <= 1:
+            break  # the game is decided: no trigger resolves after the last castle stands
         _resolve_triggers(state, ctx, seat)
     if state.grid:
         clear_battlefield(state, ctx, "ambush")
@@ -149,7 +151,10 @@ def _check(state: AmbushState, ctx: Ctx, race: Race) -> None:
 
 
 def _resolve_triggers(state: AmbushState, ctx: Ctx, seat: int) -> None:
-    """Rule 5: Booby Trap and Treasure Chest fire for the seat that captured and kept them."""
+    """Rule 5: Booby Trap and Treasure Chest fire for the seat that captured and kept them,
+    until the seat is destroyed. ``end_race`` calls no seat once the game is decided
+    ("Winning the game": the last castle standing wins; a later trigger would change a
+    finished game's result)."""
     for card_id in list(state.recent[seat]):
         if not state.alive[seat]:
             return

@@ -149,6 +149,7 @@ def start_turn(state: AmbushState, ctx: Ctx, seat: int) -> None:
     state.phase = "turn"
     state.turn = seat
     state.step = "expose" if state.deck else "play"
+    state.began_dry = not state.deck
     state.turn_number += 1
     state.exposed = None
     ctx.events.append(
@@ -163,15 +164,27 @@ def start_turn(state: AmbushState, ctx: Ctx, seat: int) -> None:
 
 
 def end_turn(state: AmbushState, ctx: Ctx, *, played: bool) -> None:
-    """The turn is over; apply the exhaustion and stalling house rules; the next seat starts."""
+    """The turn is over; apply the exhaustion and stalling house rules; the next seat starts.
+
+    Exhaustion (house rule): "when the central deck is empty and a whole round (one turn for
+    each living seat) passes in which no card is played", the battlefield is shuffled into
+    the deck. A turn counts towards that round only if it began with the deck empty, ended
+    with it still empty and played no card: the turn whose exposure empties the deck does not,
+    so the battlefield never goes back the moment the deck runs out.
+    """
     state.quiet_turns = 0 if played else state.quiet_turns + 1
+    if played or state.deck or not state.began_dry:
+        state.dry_turns = 0
+    else:
+        state.dry_turns += 1
     living = state.alive.count(True)
     if living <= 1:
         return
     if state.quiet_turns >= 2 * living:
         end_game(state, ctx, "stalled")
         return
-    if not state.deck and state.grid and state.quiet_turns % living == 0 and state.quiet_turns:
+    if state.dry_turns >= living and state.grid:
+        state.dry_turns = 0
         clear_battlefield(state, ctx, "exhaustion")
     start_turn(state, ctx, next_living(state, state.turn))
 
@@ -231,7 +244,8 @@ def play(
         "visible_to": ALL,
     }  # once a turn: ``make_event`` inline
     ctx.events.insert(played_at, played)
-    _carry_out(state, ctx, seat, card_id, target, look, swap)
+    if state.alive.count(True) > 1:  # the last castle standing has won: nothing more happens
+        _carry_out(state, ctx, seat, card_id, target, look, swap)
     if state.placing and state.phase != "over":
         state.phase = "placing"
         return

@@ -125,6 +125,10 @@ class AmbushState:
     returning: Returning | None = None
     last_check: dict[str, Any] | None = None
     quiet_turns: int = 0  # turns in a row in which no card was played from a hand
+    # The exhaustion house rule: turns in a row that began with the central deck empty and
+    # ended with it still empty, no card played; and whether the current turn began so.
+    dry_turns: int = 0
+    began_dry: bool = False
     out_order: list[list[int]] = field(default_factory=list)  # eliminated groups, in order
     placings: list[list[int]] | None = None
     end_reason: str | None = None
@@ -299,6 +303,8 @@ class AmbushState:
             "returning": None if self.returning is None else self.returning.to_json(),
             "last_check": self.last_check,
             "quiet_turns": self.quiet_turns,
+            "dry_turns": self.dry_turns,
+            "began_dry": self.began_dry,
             "out_order": [list(g) for g in self.out_order],
             "placings": None if self.placings is None else [list(g) for g in self.placings],
             "end_reason": self.end_reason,
@@ -357,6 +363,9 @@ class AmbushState:
             ),
             last_check=data["last_check"],
             quiet_turns=int(data["quiet_turns"]),
+            # Absent from states saved before exhaustion waited for a whole dry round.
+            dry_turns=int(data.get("dry_turns", 0)),
+            began_dry=bool(data.get("began_dry", False)),
             out_order=[[int(s) for s in g] for g in data["out_order"]],
             placings=None
             if data["placings"] is None

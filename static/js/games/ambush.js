@@ -24,6 +24,10 @@ function ui(ctx) {
 const legalTypes = (ctx) => new Set(ctx.legal.map((a) => a.type));
 const myTurn = (ctx) => ctx.view && ctx.seat !== null && ctx.view.turn === ctx.seat;
 const canPlay = (ctx) => myTurn(ctx) && ctx.view.phase === "turn" && ctx.view.step === "play" && legalTypes(ctx).has("play");
+// Passing needs no card (rule 2d): with an empty hand it is the only way on.
+const canPass = (ctx) => myTurn(ctx) && ctx.view.phase === "turn" && ctx.view.step === "play" && legalTypes(ctx).has("pass");
+// A destroyed or resigned castle's player watches the rest: no grabs, no calls, no buttons.
+const inGame = (ctx) => ctx.seat !== null && ctx.view.castles.some((c) => c.seat === ctx.seat && c.alive);
 const opponents = (ctx) => ctx.view.castles.filter((c) => c.alive && c.seat !== ctx.seat).map((c) => c.seat);
 const castleNames = (ctx) => (ctx.names.length ? ctx.names : ctx.view.castles.map((c) => c.name));
 function owed(ctx) {
@@ -139,7 +143,7 @@ function callAmbush(ctx) {
 }
 
 function pass(ctx) {
-  if (canPlay(ctx)) { ui(ctx).selection = null; ctx.send({ type: "pass" }); }
+  if (canPass(ctx)) { ui(ctx).selection = null; ctx.send({ type: "pass" }); }
 }
 
 function returnCards(ctx) {
@@ -171,7 +175,7 @@ function renderBoard(ctx) {
   const v = ctx.view;
   const u = ui(ctx);
   const st = stage(ctx);
-  const playing = ctx.seat !== null && !v.outcome;
+  const playing = inGame(ctx) && !v.outcome;
   const placeNow = playing && myTurn(ctx) && ((v.phase === "turn" && v.step === "expose") || v.phase === "placing" || st === "cell");
   const pickCards = playing && (v.phase === "ambush" || st === "look" || st === "swap");
   const selected = new Set();
@@ -210,6 +214,7 @@ function renderMe(ctx) {
     return;
   }
   me.append(h("div.my-dial"));
+  if (!inGame(ctx) && !v.outcome) me.append(h("p.muted.watch-note.out-note", "Your castle is out: you watch the rest of the match."));
   const selected = new Set(u.returnPick);
   if (u.selection) selected.add(u.selection.index);
   const interactive = !v.outcome && (canPlay(ctx) || (v.phase === "returning" && owed(ctx) > 0));
@@ -222,10 +227,10 @@ function renderMe(ctx) {
 }
 
 function renderButtons(ctx) {
-  if (ctx.seat === null || ctx.view.outcome) return;
+  if (ctx.seat === null || ctx.view.outcome || !inGame(ctx)) return;
   ctx.els.actions.append(
     h("button#ambush-button.btn.btn-ambush", { onclick: () => callAmbush(ctx), disabled: !legalTypes(ctx).has("call_ambush"), title: "Call Ambush! (key A)", "aria-keyshortcuts": "A" }, "Ambush!"),
-    h("button#pass-button.btn", { onclick: () => pass(ctx), disabled: !canPlay(ctx), title: "Skip playing a card (key P)", "aria-keyshortcuts": "P" }, "Pass"));
+    h("button#pass-button.btn", { onclick: () => pass(ctx), disabled: !canPass(ctx), title: "Skip playing a card (key P)", "aria-keyshortcuts": "P" }, "Pass"));
 }
 
 export default {
