@@ -6,7 +6,8 @@ const ACCOUNT_KEY = "rampart.account";
 
 export class ApiError extends Error {
   constructor(code, message, status) {
-    super(describe(code, message));
+    // A 422 names what is wrong with the form: show the server's words, not a generic line.
+    super(status === 422 && message ? message : describe(code, message));
     this.code = code;
     this.status = status;
     this.serverMessage = message;
@@ -49,10 +50,19 @@ export async function call(method, path, body, { auth = true } = {}) {
     if (reply.status === 401 && auth && session.token && err.code !== "auth/bad_credentials") {
       session.forget();
     }
-    const detail = err.details && err.details[0] ? ` (${err.details[0].loc.slice(1).join(".")}: ${err.details[0].msg})` : "";
-    throw new ApiError(err.code || `http/${reply.status}`, (err.message || text) + detail, reply.status);
+    throw new ApiError(err.code || `http/${reply.status}`, serverMessage(err, text), reply.status);
   }
   return data;
+}
+
+/** The server's reason in words: a field check reads "Password: at least 8 characters." */
+function serverMessage(err, text) {
+  const first = err.details && err.details[0];
+  if (!first) return err.message || text;
+  const field = (first.loc || []).filter((part) => part !== "body").join(".");
+  const label = field ? field[0].toUpperCase() + field.slice(1).replace(/_/g, " ") : "";
+  const msg = String(first.msg || "").replace(/^String should have/, "It needs").replace(/^Value error, /, "");
+  return `${label ? label + ": " : ""}${msg}${/[.!]$/.test(msg) ? "" : "."}`;
 }
 
 export const get = (path, opts) => call("GET", path, undefined, opts);

@@ -4,6 +4,8 @@
 import { ApiError, get, session } from "./api.js";
 import { clear, h, put, signed, toast, when } from "./dom.js";
 import { createReplay } from "./replay.js";
+import { resultWords } from "./result.js";
+import { gameTitle } from "./tournaments.js";
 
 const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
 const seatName = (match, seat) => ((match.seats || []).find((s) => s.seat === seat) || {}).name || `Seat ${seat + 1}`;
@@ -26,7 +28,7 @@ function liveLink(m) {
 export function mountHistory(root) {
   const params = new URLSearchParams(location.search);
   const game = h("select#filter-game", { "aria-label": "game" }, h("option", { value: "" }, "All games"),
-    ["ambush", "rampage", "castles", "ember"].map((g) => h("option", { value: g }, g)));
+    ["ambush", "rampage", "castles", "ember"].map((g) => h("option", { value: g }, gameTitle(g))));
   const status = h("select#filter-status", { "aria-label": "status" }, h("option", { value: "" }, "Any status"),
     h("option", { value: "running" }, "Running"), h("option", { value: "finished" }, "Finished"));
   const mineOnly = h("input#filter-mine", { type: "checkbox" });
@@ -56,7 +58,7 @@ export function mountHistory(root) {
       for (const m of data.matches) {
         table.append(h("tr", { "data-match": m.id },
           h("td", h("a", { href: `/matches/${m.id}`, "data-link": "" }, `#${m.id}`)),
-          h("td", m.game), h("td", m.seats.map((s) => s.name).join(" vs ")),
+          h("td", gameTitle(m.game)), h("td", m.seats.map((s) => s.name).join(" vs ")),
           h("td", h("span.tag", { class: `status-${m.status}` }, m.status)),
           h("td", winners(m) || (m.status === "running" ? liveLink(m) : "")),
           h("td.muted", when(m.started_at))));
@@ -122,13 +124,13 @@ export function mountMatch(root, navigate, matchId) {
     const live = m.status === "running";
     const rows = m.seats.map((s) => h("tr", { "data-seat": s.seat },
       h("td", `${s.seat + 1}`), h("td", s.name), h("td", s.bot ? `${s.bot} bot` : "player"),
-      h("td", placeOf(m, s.seat)), h("td.delta", signed(s.ledger_delta))));
+      h("td", placeOf(m, s.seat)), h("td.delta", m.rated ? signed(s.ledger_delta) : "")));
     put(summary, 
-      h("h1", `Match #${m.id} — ${m.game}`),
+      h("h1", `Match #${m.id} — ${gameTitle(m.game)}`),
       h("div.tags", h("span.tag", { class: `status-${m.status}` }, m.status), h("span.tag", m.rated ? "rated" : "casual"),
         h("span.tag", `${m.version} versions`), h("span.tag", when(m.started_at))),
       m.result ? h("p#match-result", `Winner: ${winners(m)} (${m.result.reason.replace(/_/g, " ")})`) : null,
-      h("table.result-table", h("thead", h("tr", h("th", "#"), h("th", "Castle"), h("th", ""), h("th", "Place"), h("th", "Ledger"))), h("tbody", rows)),
+      h("table.result-table", h("thead", h("tr", h("th", "#"), h("th", resultWords(m.game).who), h("th", ""), h("th", "Place"), h("th", m.rated ? "Ledger" : ""))), h("tbody", rows)),
       live ? h("div.row", liveLink(m)) : null);
   }
 
@@ -170,7 +172,7 @@ export function mountMatch(root, navigate, matchId) {
       const text = await (await fetch(`/api/matches/${matchId}/events`, { headers })).text();
       log = text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
     } catch { log = []; }
-    go(match.status === "running" ? 0 : match.version);
+    go(0); // a replay opens at the start; Play, the slider or End go forward
   })();
   return () => {
     if (playing) clearInterval(playing);

@@ -161,6 +161,17 @@ export function mountJoin(root, navigate, lobbyId, code) {
   return () => {};
 }
 
+/** Who starts after the name vote: a clear winner, or a draw by lot (no votes, or a tie). */
+export function voteLine(reply, members) {
+  const first = members[reply.first_seat];
+  const who = (first && (first.castle || first.name)) || `Seat ${reply.first_seat + 1}`;
+  const counts = Object.values(reply.votes || {});
+  const top = Math.max(0, ...counts);
+  if (top === 0) return `Nobody voted: ${who} goes first, drawn by lot`;
+  if (counts.filter((n) => n === top).length > 1) return `A tied vote: ${who} goes first, drawn by lot`;
+  return `${who} won the vote`;
+}
+
 /** One table before the start: seats, castle names, the vote, bots, start. */
 export function mountLobby(root, navigate, lobbyId) {
   let lobby = null;
@@ -169,8 +180,9 @@ export function mountLobby(root, navigate, lobbyId) {
   // What a player is typing survives redraws caused by other players' changes.
   const drafts = {};
   put(root, h("div.room", box));
-  const me = () => session.account && session.account.id;
-  const mine = () => lobby && lobby.members.filter((m) => m.account_id === me());
+  // Signed out, me() is undefined: empty seats and bots (account_id null) are never "mine".
+  const me = () => (session.account && session.token ? session.account.id : undefined);
+  const mine = () => (lobby ? lobby.members.filter((m) => m.account_id !== null && m.account_id === me()) : []);
   const isHost = () => lobby && lobby.host_id === me();
 
   async function act(path, body) {
@@ -209,7 +221,10 @@ export function mountLobby(root, navigate, lobbyId) {
       h("ol.seats", lobby.members.map((m) => seatRow(m, votes, nameVote, seated))),
     );
     const actions = h("div.room-actions");
-    if (!seated) {
+    const open = lobby.members.some((m) => m.account_id === null && !m.bot);
+    if (!seated && !open) {
+      actions.append(h("p#table-full.muted", "This table is full."), h("a.btn", { href: "/", "data-link": "" }, "Back to the lobby"));
+    } else if (!seated) {
       actions.append(h("button#take-seat.btn.btn-primary", { onclick: async () => {
         try { await ensureGuest("Wanderer"); } catch (err) { fail(err); return; }
         act("join", inviteFromUrl ? { invite_code: inviteFromUrl } : {});
@@ -259,10 +274,7 @@ export function mountLobby(root, navigate, lobbyId) {
   async function start() {
     try {
       const reply = await post(`/api/lobbies/${lobbyId}/start`);
-      if (reply.votes) {
-        const first = lobby.members[reply.first_seat];
-        toast(`${(first && (first.castle || first.name)) || "Seat " + (reply.first_seat + 1)} won the vote`);
-      }
+      if (reply.votes) toast(voteLine(reply, lobby.members));
       navigate(`/table/${reply.match_id}`);
     } catch (err) { fail(err); }
   }

@@ -76,7 +76,7 @@ export function mountProfile(root, navigate, id) {
       ? h("div.scroll", h("table#p-match-table.matches", h("thead", h("tr", h("th", "Match"), h("th", "Game"), h("th", "Against"), h("th", "Ledger"), h("th", "Started"))),
         h("tbody", p.matches.map((m) => h("tr", { "data-match": m.id },
           h("td", h("a", { href: `/matches/${m.id}`, "data-link": "" }, `#${m.id}`)), h("td", gameTitle(m.game)),
-          h("td", m.opponents.join(", ")), h("td.delta", m.status === "running" ? h("span.tag.status-running", "running") : signed(m.ledger_delta)),
+          h("td", m.opponents.join(", ")), h("td.delta", m.status === "running" ? h("span.tag.status-running", "running") : m.rated === false ? h("span.tag.casual", "casual") : signed(m.ledger_delta)),
           h("td.muted", when(m.started_at)))))))
       : h("p.muted", "No matches yet."));
   }

@@ -1,27 +1,43 @@
-// The end of a match: placings, how each castle ended, and the ledger changes.
+// The end of a match: placings, how each seat ended (in the game's own words), and the ledger
+// changes of a rated match.
 import { h, signed } from "./dom.js";
 
-/** The result dialog; ``record`` is GET /api/matches/{id} (null while it loads). */
+// Column heading and fates per game: Ember has players and stones, not castles.
+const WORDS = {
+  ember: { who: "Player", standing: "in play", destroyed: "out", resigned: "resigned" },
+  default: { who: "Castle", standing: "standing", destroyed: "destroyed", resigned: "resigned" },
+};
+
+/** The words a result uses for ``game``. */
+export function resultWords(game) {
+  return WORDS[game] || WORDS.default;
+}
+
+/** The result dialog; ``record`` is GET /api/matches/{id} (null while it loads). Only a rated
+ * match shows ledger changes: a casual one has none to show. */
 export function resultEl({ view, names, seat, record, matchId }) {
   const outcome = view.outcome;
+  const words = resultWords(view.game);
   const deltas = {};
   if (record && record.seats) for (const s of record.seats) deltas[s.seat] = s.ledger_delta;
+  const rated = record ? record.rated !== false : null;
   const won = seat !== null && outcome.placings.length > 1 && outcome.placings[0].includes(seat);
   const fate = (s) => {
     const entry = outcome.seats && outcome.seats[s];
     if (!entry) return "";
-    return entry.destroyed ? "destroyed" : entry.resigned ? "resigned" : "standing";
+    return entry.destroyed ? words.destroyed : entry.resigned ? words.resigned : words.standing;
   };
+  const ledgerCell = (s) => (rated === false ? null
+    : h("td.delta", { "data-seat": s }, record && record.seats ? signed(deltas[s]) : "…"));
   const rows = outcome.placings.flatMap((group, place) => group.map((s) =>
     h("tr", { class: s === seat ? "mine" : "" },
-      h("td", `${place + 1}.`), h("td", names[s] || `Seat ${s + 1}`), h("td", fate(s)),
-      h("td.delta", { "data-seat": s }, record && record.seats ? signed(deltas[s]) : "…"))));
+      h("td", `${place + 1}.`), h("td", names[s] || `Seat ${s + 1}`), h("td", fate(s)), ledgerCell(s))));
   const title = seat === null ? "Result" : won ? "Victory!" : outcome.placings.length === 1 ? "A draw" : "Defeat";
   return h("div.result", { role: "dialog", "aria-label": "result" },
     h("h2", title),
-    h("p.muted", `Ended: ${outcome.reason.replace(/_/g, " ")}`),
+    h("p.muted", `Ended: ${outcome.reason.replace(/_/g, " ")}${rated === false ? " · casual match, no ledger change" : ""}`),
     h("table.result-table",
-      h("thead", h("tr", h("th", "#"), h("th", "Castle"), h("th", ""), h("th", "Ledger"))),
+      h("thead", h("tr", h("th", "#"), h("th", words.who), h("th", ""), rated === false ? null : h("th", "Ledger"))),
       h("tbody", rows)),
     h("div.result-actions",
       h("a.btn.btn-primary", { href: "/", "data-link": "" }, "Back to the lobby"),

@@ -75,6 +75,8 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     return item;
   };
   window.__rampart = t; // for tests and curious players: the client's own model
+  t.flash = flash; // a flash beside the instruction (tests show one)
+  t.rerender = () => render();
   t.socket = socket;
   socket.connect();
 
