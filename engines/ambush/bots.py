@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import countOf, itemgetter
 from typing import Any
 
+from engines.ambush.bot_targets import Grudges, pick_richest, pick_target
 from engines.ambush.bot_values import (
     DAMAGE_ORDER,
     DAMAGING,
@@ -13,8 +14,9 @@ from engines.ambush.bot_values import (
     VALUES,
     WORTH,
 )
-from engines.ambush.cards import AMBUSH
+from engines.ambush.cards import AMBUSH, CARDS
 from engines.base import Decision, Rng
+from engines.botkit import DEFAULT_LEVEL, SeededBot
 
 Action = dict[str, Any]
 CellKey = tuple[int, int]
@@ -25,20 +27,17 @@ def _key(cell: Any) -> CellKey:
     return (int(cell[0]), int(cell[1]))
 
 
-class _Bot:
-    """Shared plumbing: a seeded RNG and plans kept across re-asks until they go stale."""
+class _Bot(SeededBot):
+    """Shared plumbing: a seeded RNG, a level (its reaction times, see ``engines.botkit``) and
+    plans kept across re-asks until they go stale."""
 
-    def __init__(self, seat: int, seed: int) -> None:
-        self.seat = seat
-        self.rng = Rng(seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
         self.turn_plan: tuple[tuple[Any, ...], Decision] | None = None
         self.call_plan: Decision | None = None
         self.grab_plan: Decision | None = None
         self.race_id: int | None = None
         self.return_plan: Decision | None = None
-
-    def between(self, low: int, high: int) -> int:
-        return low + self.rng.randbelow(high - low + 1)
 
     # The event types ``remember`` learns from; the others skip the call (observe runs for
     # every seat after every change).
@@ -85,7 +84,7 @@ class _Bot:
             kept = self.turn_plan
             if kept is None or kept[0] != key:
                 action = self.choose_turn(view, legal)
-                kept = self.turn_plan = (key, Decision(action, now_ms + self.between(1000, 3000)))
+                kept = self.turn_plan = (key, Decision(action, now_ms + self.think(1000, 3000)))
             turn = kept[1]
         # A call is listed exactly in the turn phase, for every seat (``race.can_call``).
         if phase != "turn" or not self.wants_call(view):
@@ -103,7 +102,7 @@ class _Bot:
         if self.return_plan is None:
             owed = len(returning[0]["cards"])
             action = {"type": "return", "cards": self.choose_return(view, owed)}
-            self.return_plan = Decision(action, now_ms + self.between(800, 2500))
+            self.return_plan = Decision(action, now_ms + self.think(800, 2500))
         return self.return_plan
 
     def turn_key(self, view: dict[str, Any]) -> tuple[Any, ...]:
@@ -122,23 +121,25 @@ class _Bot:
 
     def _grab(self, view: dict[str, Any], legal: list[Action], now_ms: int) -> Decision | None:
         """The planned grab, kept while its cell is down and the hand free by then; else a
-        new aim: 200-600 ms after the call, a re-aim when the cell went, a reaction after the
-        bot's own grab."""
+        new aim, each delay a human reaction drawn for the bot's level: the first grab after
+        the call, a re-aim when the cell went, the next grab after the bot's own (never before
+        its hand is free again)."""
         race = view["race"]
         started = race["started_at"]
         plan = self.grab_plan
+        level = self.level
         if self.race_id != started:
             self.race_id = started
             self.new_race()
-            at = started + self.between(200, 600)
+            at = started + level.first_grab.draw(self.rng)
         elif plan is None:
-            at = now_ms
+            at = now_ms + level.reaim.draw(self.rng)
         elif plan.at_ms >= race["next_free"][self.seat]:
             if self.still_down(plan, legal):
                 return plan
-            at = max(plan.at_ms, now_ms + self.between(60, 200))  # target gone: re-aim
-        else:
-            at = race["next_free"][self.seat] + self.next_reaction()  # own grab landed
+            at = max(plan.at_ms, now_ms + level.reaim.draw(self.rng))  # target gone: re-aim
+        else:  # own grab landed
+            at = max(race["next_free"][self.seat], plan.at_ms + level.next_grab.draw(self.rng))
         cell = self.choose_grab(view, legal)
         self.grab_plan = (
             None if cell is None else Decision({"type": "grab", "cell": list(cell)}, at)
@@ -153,11 +154,8 @@ class _Bot:
         return plan.action in legal
 
     # Strategy hooks.
-    def next_reaction(self) -> int:
-        return self.between(200, 600)
-
     def call_delay(self) -> int:
-        return self.between(300, 1500)
+        return self.level.call.draw(self.rng)
 
     def wants_call(self, view: dict[str, Any]) -> bool:
         return False
@@ -181,10 +179,10 @@ class _Bot:
 
 
 class RandomBot(_Bot):
-    """Random legal turns, an occasional call (true or not), random grabs every 200-600 ms."""
+    """Random legal turns, an occasional call (true or not), random grabs at its level's pace."""
 
-    def __init__(self, seat: int, seed: int) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
         self.call_turn = -1
         self.calling = False
 
@@ -195,26 +193,36 @@ class RandomBot(_Bot):
         return self.calling
 
     def call_delay(self) -> int:
-        return self.between(300, 4000)
+        return 300 + self.rng.randbelow(3701)
 
     def call_spent(self) -> None:
         self.calling = False
 
     def choose_turn(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        moves = [a for a in legal if a["type"] not in ("resign", "call_ambush")]
         if self.rng.random() < 0.001:
             return {"type": "resign"}
-        if moves and moves[0]["type"] == "pass" and len(moves) > 1 and self.rng.random() > 0.1:
-            moves = moves[1:]
-        return self.rng.choice(moves) if moves else legal[0]
+        return random_move(self.rng, legal)
+
+
+def random_move(rng: Rng, legal: list[Action]) -> Action:
+    """A random move of the turn (no call, no resignation), passing one time in ten at most."""
+    moves = [a for a in legal if a["type"] not in ("resign", "call_ambush")]
+    if moves and moves[0]["type"] == "pass" and len(moves) > 1 and rng.random() > 0.1:
+        moves = moves[1:]
+    return rng.choice(moves) if moves else legal[0]
 
 
 class HeuristicBot(_Bot):
     """Remembers every card it saw go down, calls on two known Ambush! cards, grabs the best
-    cells first, hits the weakest opponent and returns its weakest cards at the limit."""
+    cells first, hits whom the game points at (``bot_targets``: revenge, threat, the leader,
+    a castle it can finish, chance) and returns its weakest cards at the limit. An easy bot
+    slips: some turns and races it plays at random, some true calls it does not see."""
 
-    def __init__(self, seat: int, seed: int) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
+        self.grudges = Grudges(seat)
+        # The turn whose call this bot overlooks (easy bots), once rolled for that turn.
+        self.overlooked: tuple[int, bool] = (-1, False)
         self.known: dict[CellKey, str] = {}
         # The running race's cells worth grabbing, worst first (see ``choose_grab``), and the
         # cells grabbed since the ranking was made (from the ``grabbed`` events).
@@ -236,6 +244,10 @@ class HeuristicBot(_Bot):
             elif kind == "exposed" or kind == "played":
                 x, y = event["cell"]
                 self.known[x, y] = event["card"]
+                if kind == "played":
+                    self.grudges.played(event)
+            elif kind == "turn_started":
+                self.grudges.fade()
             elif kind == "ambush_called":
                 self.call_plan = None  # whoever called, this call is spent
                 self.call_spent()
@@ -274,13 +286,15 @@ class HeuristicBot(_Bot):
         # remembered, so fewer than two remembered Ambush! cards (a C-level count) settle it.
         if countOf(self.known.values(), AMBUSH) < 2:
             return False
-        return self.known_ambushes(view) >= 2
+        return self.known_ambushes(view) >= 2 and not self.overlooks(view["turn_number"])
 
-    def call_delay(self) -> int:
-        return self.between(250, 900)
-
-    def next_reaction(self) -> int:
-        return self.between(20, 150)
+    def overlooks(self, turn_number: int) -> bool:
+        """An easy bot misses a true call on some turns (rolled once a turn)."""
+        if self.level.slip <= 0.0:
+            return False
+        if self.overlooked[0] != turn_number:
+            self.overlooked = (turn_number, self.rng.random() < 2 * self.level.slip)
+        return self.overlooked[1]
 
     def value(self, cell: CellKey) -> float:
         card = self.known.get(cell)
@@ -306,12 +320,15 @@ class HeuristicBot(_Bot):
         if ranking is None:
             recalled = self.known.get
             worth = WORTH.get
+            slip = self.level.slip > 0.0
             scored = []
             for action in legal:
                 if action["type"] == "grab":
                     # tuple() equals ``_key``: the engine lists cells as two plain ints.
                     cell: CellKey = tuple(action["cell"])
                     value = worth(recalled(cell), UNKNOWN_VALUE)
+                    if slip:  # an easy bot's memory is hazy: its ranking gets some chance
+                        value += self.rng.random() * 3.0
                     if value > 0:
                         scored.append((-value, cell))
             # Worst first, so the best is popped off the end; cells are unique (no ties).
@@ -329,20 +346,10 @@ class HeuristicBot(_Bot):
     def choose_turn(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if view["phase"] == "placing" or view["step"] == "expose":
             return legal[0]
-        # The weakest opponent (HP + ward; the lowest seat among equals) and the richest (most
-        # cards in hand; the lowest seat among equals), in one pass over the castles, which
-        # the view lists in seat order.
-        weakest = richest = -1
-        lowest = most = 0
-        for castle in view["castles"]:
-            if castle["alive"] and castle["seat"] != self.seat:
-                strength = castle["hp"] + castle["ward"]
-                if weakest < 0 or strength < lowest:
-                    weakest, lowest = castle["seat"], strength
-                count = castle["hand_count"]
-                if richest < 0 or count > most:
-                    richest, most = castle["seat"], count
-        me = view["castles"][self.seat]
+        if self.slips():
+            return random_move(self.rng, legal)
+        castles = view["castles"]
+        me = castles[self.seat]
         # Distinct cards in hand order: a set's order would follow the string hash seed and
         # make the bot's choice differ from one process to the next.
         hand = dict.fromkeys(view["hand"])
@@ -360,20 +367,25 @@ class HeuristicBot(_Bot):
         if me["hp"] <= 18 and me["ward"] == 0 and "shieldbearer" in hand:
             return pick("shieldbearer", None) or legal[0]
         if AMBUSH in hand and self.known_ambushes(view) == 1:
-            return pick(AMBUSH, weakest) or legal[0]
+            return pick(AMBUSH, self.target(castles, AMBUSH)) or legal[0]
         if "thief" in hand and len(hand) <= 2:
-            choice = pick("thief", richest)
+            choice = pick("thief", pick_richest(castles, self.seat, self.rng))
             if choice is not None:
                 return choice
         damaging = list(filter(DAMAGING.__contains__, hand))
         if damaging:
             # Keep Ambush! cards for calls: among equal damage, the other card goes first.
             best = max(damaging, key=DAMAGE_ORDER.__getitem__)
-            return pick(best, weakest) or legal[0]
+            return pick(best, self.target(castles, best)) or legal[0]
         spare = next(filter(SPARE.__contains__, hand), None)
         if spare is not None:
-            return pick(spare, richest) or legal[0]
+            return pick(spare, pick_richest(castles, self.seat, self.rng)) or legal[0]
         return legal[0]
+
+    def target(self, castles: list[dict[str, Any]], card: str) -> int | None:
+        """Whom to hit with ``card`` (``bot_targets``), chance weighed by the level."""
+        scores = self.grudges.scores(castles, CARDS[card].damage)
+        return pick_target(scores, self.rng, self.level.noise)
 
     def _aim_look(self, view: dict[str, Any], action: Action) -> Action:
         if "look" not in action:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Decision
-from engines.botkit import SeededBot, without_resign
+from engines.botkit import DEFAULT_LEVEL, SeededBot, without_resign
 from engines.castles.bot_values import (
     ASSASSIN,
     BUILD_VALUE,
@@ -30,8 +30,8 @@ Action = dict[str, Any]
 class _Timed(SeededBot):
     """Keeps one decision per situation so a host asking again gets the same plan."""
 
-    def __init__(self, seat: int, seed: int) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
         self._plan: Decision | None = None
 
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
@@ -41,8 +41,8 @@ class _Timed(SeededBot):
     def _think_ms(self, view: dict[str, Any]) -> int:
         if view["phase"] == "response":
             # The same spread whether or not a Trap is in hand: the delay tells nothing.
-            return 600 + self.rng.randbelow(2400)
-        return 1000 + self.rng.randbelow(2000)
+            return self.think(600, 2999)
+        return self.think(1000, 2999)
 
     def decide(self, view: dict[str, Any], legal: list[Action], now_ms: int) -> Decision | None:
         if not legal:
@@ -67,10 +67,11 @@ class RandomBot(_Timed):
 
 
 class HeuristicBot(_Timed):
-    """Scores the legal actions from the open board and plays the best until nothing helps."""
+    """Scores the legal actions from the open board and plays the best until nothing helps;
+    an easy bot slips now and then (a random action but resigning)."""
 
-    def __init__(self, seat: int, seed: int) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
         self._hand: tuple[list[dict[str, Any]], dict[int, str]] | None = None
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -81,6 +82,8 @@ class HeuristicBot(_Timed):
         Actions and plays are scored first: a move scores at most ``_Scorer.move_ceiling`` and
         an attack 12 or more, so the moves (most of a listing, and the board counts they read)
         are scored only when one of them could still win."""
+        if self.slips():
+            return self.rng.choice(without_resign(legal) or legal)
         if view["phase"] == "response":
             return self._respond({c["id"]: c for c in view["in_play"]}, legal)
         side = view["side"]

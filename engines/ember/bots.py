@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Decision, Rng
-from engines.botkit import SeededBot, without_resign
+from engines.base import Decision
+from engines.botkit import DEFAULT_LEVEL, SeededBot, without_resign
 from engines.ember.cards import CARDS, Card
 
 SCAPE_SIZE = 5
@@ -18,6 +18,10 @@ ATTACK_WEIGHT = {
     "return_scape": 0.7,
 }
 FALLBACK = "ember_shard"  # how the bot values a card it cannot see
+# Revenge: per attack an opponent aimed at the bot (up to GRUDGE_CAP of them remembered); the
+# bot's own attack on that opponent settles half of it.
+GRUDGE_BONUS = 0.5
+GRUDGE_CAP = 3.0
 
 
 def _keep_value(card: Card) -> float:
@@ -68,14 +72,15 @@ HIT_VALUE = {
 STONES = {cid: card.stones for cid, card in CARDS.items()}
 
 
-def _think(rng: Rng, view: dict[str, Any], now_ms: int) -> int:
-    """Human-like think time: 1-3 s on a turn, 0.6-2.5 s in a response window.
+def _think(bot: SeededBot, view: dict[str, Any], now_ms: int) -> int:
+    """Human-like think time: 1-3 s on a turn, 0.6-2.5 s in a response window (stretched by
+    the bot's level).
 
     The response time does not depend on the hand, so it reveals nothing about it.
     """
     if view.get("window") is not None:
-        return now_ms + 600 + rng.randbelow(1900)
-    return now_ms + 1000 + rng.randbelow(2000)
+        return now_ms + bot.think(600, 2499)
+    return now_ms + bot.think(1000, 2999)
 
 
 class RandomBot(SeededBot):
@@ -87,7 +92,7 @@ class RandomBot(SeededBot):
         choices = without_resign(legal)
         if not choices:
             return None
-        return Decision(self.rng.choice(choices), _think(self.rng, view, now_ms))
+        return Decision(self.rng.choice(choices), _think(self, view, now_ms))
 
 
 def _read_scape(scape: list[dict[str, Any]]) -> tuple[dict[int, str], int]:
@@ -103,18 +108,36 @@ def _read_scape(scape: list[dict[str, Any]]) -> tuple[dict[int, str], int]:
 
 
 class HeuristicBot(SeededBot):
-    """Greedy one-ply scoring: stones banked, the leader's cards hit, responses kept."""
+    """Greedy one-ply scoring: stones banked, the leaders' cards hit (every opponent sharing
+    the best standing alike, never by seat), attacks answered in kind, responses kept. Easy
+    bots slip: some decisions are random, and chance weighs more in their scores."""
 
-    def __init__(self, seat: int, seed: int) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
         self._known: dict[int, str] = {}
-        self._leader = seat
+        # The opponents with the best standing, and that standing.
+        self._leaders: frozenset[int] = frozenset()
+        self._lead = 0.0
         self._standings: list[float] = []
+        self._grudges: dict[int, float] = {}
         # What was read from the hand and each emberscape, with the view parts themselves:
         # views share unchanged parts and never change them, so the same object means the
         # same cards.
         self._hand: tuple[Any, dict[int, str]] = (None, {})
         self._scapes: dict[int, tuple[Any, dict[int, str], int]] = {}
+
+    def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        """Remember who aimed attacks at this bot (public ``played`` events)."""
+        for event in events:
+            if event["type"] != "played":
+                continue
+            target, attacker = event.get("target_seat"), event["seat"]
+            if target is None or target == attacker:
+                continue
+            if target == self.seat:
+                self._grudges[attacker] = min(self._grudges.get(attacker, 0.0) + 1, GRUDGE_CAP)
+            elif attacker == self.seat and target in self._grudges:
+                self._grudges[target] /= 2
 
     def decide(
         self, view: dict[str, Any], legal: list[dict[str, Any]], now_ms: int
@@ -123,9 +146,11 @@ class HeuristicBot(SeededBot):
         if not choices:
             return None
         kind = choices[0]["type"]
+        if self.slips():
+            return Decision(self.rng.choice(choices), _think(self, view, now_ms))
         if view.get("window") is not None:
             action = self._respond(view, choices)
-            return Decision(action, _think(self.rng, view, now_ms))
+            return Decision(action, _think(self, view, now_ms))
         self._learn(view)
         if kind == "hero":
             action = self.rng.choice(choices)
@@ -135,7 +160,7 @@ class HeuristicBot(SeededBot):
             action = min(choices, key=lambda a: self._keep_value(a["card"]))
         else:
             action = self._best_play(view, choices)
-        return Decision(action, _think(self.rng, view, now_ms))
+        return Decision(action, _think(self, view, now_ms))
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -159,7 +184,9 @@ class HeuristicBot(SeededBot):
         self._known = known
         if view["players"] and view["phase"] != "hero":
             self._standings = standings
-            self._leader = max(range(view["seats"]), key=standings.__getitem__)
+            others = [s for s in range(view["seats"]) if s != self.seat]
+            self._lead = max((standings[s] for s in others), default=0.0)
+            self._leaders = frozenset(s for s in others if standings[s] == self._lead)
 
     def _keep_value(self, uid: int) -> float:
         return KEEP_VALUE[self._known.get(uid) or FALLBACK]
@@ -185,7 +212,7 @@ class HeuristicBot(SeededBot):
         standings = self._standings
         if count >= SCAPE_SIZE - 1:
             wanted = "attack"
-        elif count >= 2 and standings[self.seat] >= standings[self._leader]:
+        elif count >= 2 and standings[self.seat] >= self._lead:
             wanted = "hasty"
         elif len(view["hand"]) <= 3:
             wanted = "greedy"
@@ -211,8 +238,10 @@ class HeuristicBot(SeededBot):
         arcane = view.get("arcane_card")
         default_uid = arcane["uid"] if arcane else -1
         leader_bonus = 0.5 + 0.6 * (view["seats"] - 2)
+        leaders, grudges = self._leaders, self._grudges
         # The first highest score wins, as ``max`` would pick it; one draw per action, in order.
         random = self.rng.random
+        chance = self.level.noise / 4
         best, best_value = choices[0], 0.0
         for index, action in enumerate(choices):
             card_id = known.get(action.get("card", default_uid)) or FALLBACK
@@ -221,8 +250,10 @@ class HeuristicBot(SeededBot):
             if target is not None:
                 card = CARDS[card_id]
                 # With more opponents, hitting anyone but the leader mostly helps the others.
-                if target == self._leader:
+                if target in leaders:
                     value += leader_bonus
+                if grudges:
+                    value += GRUDGE_BONUS * grudges.get(target, 0.0)
                 target_card = action.get("target_card")
                 attack = card.attack or ""
                 if target_card is not None:
@@ -235,7 +266,7 @@ class HeuristicBot(SeededBot):
             choice = action.get("choice")
             if choice is not None:
                 value += self._choice_value(CARDS[card_id], choice)
-            value += random() / 4
+            value += random() * chance
             if index == 0 or value > best_value:
                 best, best_value = action, value
         return best

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Decision, Rng
-from engines.botkit import SeededBot, without_resign
+from engines.base import Decision
+from engines.botkit import DEFAULT_LEVEL, SeededBot, without_resign
 from engines.rampage.cards import CARD_BY_ID, CARDS, Card, card_of
 from engines.rampage.legal import RESIGN
 
@@ -58,8 +58,8 @@ _ACTION_DEPENDENT = frozenset(
 )
 
 
-def _think(rng: Rng, now_ms: int) -> int:
-    return now_ms + THINK_MIN_MS + rng.randbelow(THINK_SPREAD_MS + 1)
+def _think(bot: SeededBot, now_ms: int) -> int:
+    return now_ms + bot.think(THINK_MIN_MS, THINK_MIN_MS + THINK_SPREAD_MS)
 
 
 class RandomBot(SeededBot):
@@ -74,18 +74,19 @@ class RandomBot(SeededBot):
         others = [a for a in choices if a["type"] != "end_turn"]
         if others and (len(others) == len(choices) or self.rng.randbelow(4)):
             choices = others
-        return Decision(self.rng.choice(choices), _think(self.rng, now_ms))
+        return Decision(self.rng.choice(choices), _think(self, now_ms))
 
 
 class HeuristicBot(SeededBot):
-    """Greedy: scores each legal action from its view and what attacks have revealed.
+    """Greedy: scores each legal action from its view and what attacks have revealed; an easy
+    bot slips now and then (a random action but resigning).
 
     It remembers a defender that held an attack (it went back on top face down, seen by both
     players) until that structure loses its top card.
     """
 
-    def __init__(self, seat: int, seed: int) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        super().__init__(seat, seed, level)
         self.known_top: dict[tuple[int, str], str] = {}
         # The last set-up pick: (dealt cards, listing length) -> index. The seat that splits
         # second is asked again with the same deal after the other seat's split.
@@ -106,11 +107,13 @@ class HeuristicBot(SeededBot):
         choices = legal[:-1] if legal and legal[-1] is RESIGN else without_resign(legal)
         if not choices:
             return None
-        if choices[0]["type"] == "setup":
+        if self.slips():
+            best = self.rng.choice(choices)
+        elif choices[0]["type"] == "setup":
             best = self._best_setup(choices, view["dealt"] or [])
         else:
             best = self._best_turn_action(view, choices)
-        return Decision(best, _think(self.rng, now_ms))
+        return Decision(best, _think(self, now_ms))
 
     def _best_setup(self, choices: list[dict[str, Any]], dealt: list[str]) -> dict[str, Any]:
         """``max(choices, key=_score_setup)`` inlined (thirty splits per deal): the first best

@@ -7,6 +7,7 @@ from typing import Any
 from engines.ambush.bots import HeuristicBot, RandomBot
 from engines.ambush.state import AmbushState
 from engines.base import Bot, Decision, events_for
+from engines.botkit import LEVELS
 from engines.playout import play as playout
 from tests.engines.ambush.ambush_support import (
     CALL,
@@ -48,7 +49,10 @@ def test_heuristic_bot_calls_once_it_has_seen_two_ambush_cards_and_keeps_its_pla
     plans = [_ask(state, bot, now) for now in (2000, 2100, 2200)]
     assert all(p is not None and p.at_ms <= first.at_ms for p in plans)
     calls = [p for p in plans if p is not None and p.action == CALL]
-    assert calls and all(2250 <= p.at_ms <= 2900 for p in calls)
+    reaction = LEVELS["normal"].call
+    assert calls and all(
+        2000 + reaction.floor_ms <= p.at_ms <= 2000 + reaction.cap_ms for p in calls
+    )
     assert len({p.at_ms for p in calls}) == 1  # the same plan on every re-ask
 
 
@@ -76,12 +80,14 @@ def test_heuristic_bot_grabs_the_best_known_cell_first_with_a_human_reaction() -
     _step(state, [bot], 1, CALL, 10_000)
     first = _ask(state, bot, 10_000)
     assert first is not None and first.action == grab([3, 0])
-    assert 10_200 <= first.at_ms <= 10_600
+    reaction = LEVELS["normal"].first_grab
+    assert 10_000 + reaction.floor_ms <= first.at_ms <= 10_000 + reaction.cap_ms
     again = _ask(state, bot, 10_050)
     assert again == first
     _step(state, [bot], 0, first.action, first.at_ms)
     second = _ask(state, bot, first.at_ms)
-    assert second is not None and second.at_ms >= first.at_ms + 250
+    assert second is not None
+    assert second.at_ms >= first.at_ms + max(250, LEVELS["normal"].next_grab.floor_ms)
     assert second.action == grab([4, 0])  # known footman (4.0) over the unknown cell (3.0)
     _step(state, [bot], 0, second.action, second.at_ms)
     third = _ask(state, bot, second.at_ms)
@@ -90,18 +96,50 @@ def test_heuristic_bot_grabs_the_best_known_cell_first_with_a_human_reaction() -
     assert _ask(state, bot, third.at_ms + 300) is None  # only the Booby Trap is left
 
 
-def test_heuristic_bot_hits_the_weakest_opponent() -> None:
+def test_heuristic_bot_hits_back_at_whoever_hit_it() -> None:
     state = new_game([[], ["dragon"], ["knight", "knight"]], seats=3)
     _step(state, [], 0, expose([1, 0]))
     _step(state, [], 0, PASS)
-    _step(state, [], 1, expose([2, 0]))
-    _step(state, [], 1, play("dragon", [3, 0], 0))
     bot = HeuristicBot(2, 1)
+    _step(state, [bot], 1, expose([2, 0]))
+    _step(state, [bot], 1, play("dragon", [3, 0], 2))  # seat 1 hits the bot for 6
     _step(state, [bot], 2, expose([4, 0]))
     decision = _ask(state, bot, 0)
     assert decision is not None and decision.action["card"] == "knight"
-    assert decision.action["target"] == 0  # 24 HP against 30
+    assert decision.action["target"] == 1  # not seat 0, who hurt nobody
     assert 1000 <= decision.at_ms <= 3000
+
+
+def test_heuristic_bot_finishes_a_castle_it_can_destroy() -> None:
+    state = new_game([[], [], ["knight"]], seats=3)
+    state.hp[1] = 3  # the knight's 3 damage destroys it
+    for seat in (0, 1):
+        _step(state, [], seat, expose([seat + 1, 0]))
+        _step(state, [], seat, PASS)
+    bot = HeuristicBot(2, 4)
+    _step(state, [bot], 2, expose([3, 0]))
+    decision = _ask(state, bot, 0)
+    assert decision is not None and decision.action == {
+        **decision.action,
+        "card": "knight",
+        "target": 1,
+    }
+
+
+def test_heuristic_bots_of_equal_castles_spread_their_first_blows_over_every_seat() -> None:
+    """With every castle alike no seat is singled out: the bot's own draws pick the target."""
+    targets: dict[int, int] = {}
+    for seed in range(60):
+        state = new_game([[], [], [], ["knight"]], seats=4)
+        for seat in range(3):
+            _step(state, [], seat, expose([seat + 1, 0]))
+            _step(state, [], seat, PASS)
+        bot = HeuristicBot(3, seed)
+        _step(state, [bot], 3, expose([4, 0]))
+        decision = _ask(state, bot, 0)
+        assert decision is not None and decision.action["card"] == "knight"
+        targets[decision.action["target"]] = targets.get(decision.action["target"], 0) + 1
+    assert sorted(targets) == [0, 1, 2] and min(targets.values()) >= 10, targets
 
 
 def test_heuristic_bot_returns_its_weakest_cards_at_the_hand_limit() -> None:
@@ -123,7 +161,7 @@ def test_heuristic_bot_returns_its_weakest_cards_at_the_hand_limit() -> None:
     assert decision.action == {"type": "return", "cards": ["booby_trap"]}
 
 
-def test_random_bot_grabs_with_200_to_600_ms_reactions() -> None:
+def test_random_bot_grabs_at_its_levels_reaction_times() -> None:
     state = new_game([[], []], top=["footman", "knight", "dragon"])
     for x in range(1, 4):
         seat = state.turn
@@ -134,10 +172,12 @@ def test_random_bot_grabs_with_200_to_600_ms_reactions() -> None:
     bot = RandomBot(1, 9)
     decision = _ask(state, bot, 5000)
     assert decision is not None and decision.action["type"] == "grab"
-    assert 5200 <= decision.at_ms <= 5600
+    level = LEVELS["normal"]
+    assert 5000 + level.first_grab.floor_ms <= decision.at_ms <= 5000 + level.first_grab.cap_ms
     act(state, 1, decision.action, decision.at_ms)
     again = _ask(state, bot, decision.at_ms)
-    assert again is not None and again.at_ms >= decision.at_ms + 250 + 200
+    assert again is not None
+    assert again.at_ms >= decision.at_ms + max(250, level.next_grab.floor_ms)
 
 
 def test_bots_finish_games_of_every_size() -> None:
