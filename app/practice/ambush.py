@@ -80,10 +80,8 @@ STEPS = (
     ),
     Step(
         "check",
-        "The check: {check} A true call, so everyone keeps what they captured. Had there been "
-        "fewer than two Ambush! cards, the caller would have lost every card they grabbed. The "
-        "captured cards now join the hands, and anything left on the battlefield is shuffled "
-        "back into the deck.",
+        "The check: {check} Then the captured cards join the hands, and whatever is left on "
+        "the battlefield is shuffled back into the deck.",
         {"next": True},
     ),
     Step(

@@ -34,8 +34,9 @@ def click_free_cell(page: Any) -> None:
 
 
 def exposed_cell(page: Any) -> tuple[int, int]:
-    """Where the card just exposed went, as the player saw it (the view shows it once)."""
-    wait_model(page, "window.__rampart.view.exposed", TIMEOUT)
+    """Where the Ambush! card just exposed went, as the player saw it (the view shows the
+    exposed card until the next turn)."""
+    wait_model(page, "(window.__rampart.view.exposed || {}).card === 'ambush'", TIMEOUT)
     cell = model(page)["view"]["exposed"]["cell"]
     return int(cell[0]), int(cell[1])
 

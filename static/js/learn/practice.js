@@ -142,7 +142,7 @@ class Coach {
       limit: v.options && v.options.hand_limit,
       owed: owedEntry ? owedEntry[1] : 0,
       hand: (v.hand || []).length,
-      check: c ? `you captured ${c.counts[t.seat] || 0} Ambush! card(s), ${c.counts.filter((_, s) => s !== t.seat).reduce((a, b) => a + b, 0)} went to the bot and ${c.left} stayed on the battlefield: ${c.valid ? "at least two, a true call." : "fewer than two, a false call."}` : "",
+      check: c ? checkText(c, t.seat) : "",
     };
     return text.replace(/\{(\w+)\}/g, (all, name) => (facts[name] ?? all));
   }
@@ -178,6 +178,15 @@ class Coach {
       button ? h("button#coach-next.btn.btn-primary", { type: "button", onclick: () => this.next() }, "Next") : null);
     this.el.dataset.step = step.id;
   }
+}
+
+/** The last check told to the player: the counts, the verdict and what it costs. */
+function checkText(check, seat) {
+  const others = check.counts.reduce((sum, n, s) => (s === seat ? sum : sum + n), 0);
+  const counts = `you captured ${check.counts[seat] || 0} Ambush! card(s), the others ${others}, and ${check.left} stayed on the battlefield`;
+  if (check.valid) return `${counts}: at least two, so the call was a true call and everyone keeps what they captured.`;
+  const caller = check.caller === seat ? "you" : "the caller";
+  return `${counts}: fewer than two, a false call, so ${caller} lost every captured card to the deck; the others keep theirs.`;
 }
 
 /** Whose turn it is, from a view of any game ("active" where "turn" counts turns). */
