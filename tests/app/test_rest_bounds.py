@@ -1,0 +1,236 @@
+"""REST input bounds (issue 20): out-of-range ids, versions, offsets and seats, oversized or
+non-finite options, are a 422 ``request/invalid`` and never a 500; the OpenAPI schema declares
+every refusal; a rated table or tournament refuses options that stack the deal or seating."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import sqlite3
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.app.support import Api, Server
+
+HUGE = (2**63, 2**64, 10**30, 2**31, 0, -1)  # 2^31: past a 32-bit INTEGER column
+
+# Every route naming a row by id, with a body its schema accepts (so only the id is wrong).
+ID_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
+    ("GET", "/api/matches/{}", None),
+    ("GET", "/api/matches/{}/events", None),
+    ("GET", "/api/matches/{}/state", None),
+    ("GET", "/api/matches/{}/route", None),
+    ("GET", "/api/lobbies/{}", None),
+    ("POST", "/api/lobbies/{}/join", {}),
+    ("POST", "/api/lobbies/{}/leave", None),
+    ("POST", "/api/lobbies/{}/castle", {"name": "Keep"}),
+    ("POST", "/api/lobbies/{}/vote", {"for_seat": 1}),
+    ("POST", "/api/lobbies/{}/bots", {}),
+    ("POST", "/api/lobbies/{}/start", None),
+    ("GET", "/api/players/{}", None),
+    ("GET", "/api/players/{}/ratings", None),
+    ("GET", "/api/tournaments/{}", None),
+    ("POST", "/api/tournaments/{}/open", None),
+    ("POST", "/api/tournaments/{}/register", None),
+    ("POST", "/api/tournaments/{}/bots", {}),
+    ("POST", "/api/tournaments/{}/withdraw", {}),
+    ("POST", "/api/tournaments/{}/start", None),
+    ("GET", "/api/tournaments/{}/rounds", None),
+    ("GET", "/api/tournaments/{}/rounds/1/pairings", None),
+    ("GET", "/api/tournaments/{}/standings", None),
+    ("GET", "/api/ladders/{}", None),
+    ("GET", "/api/ladders/{}/entries", None),
+    ("POST", "/api/ladders/{}/join", None),
+]
+
+
+_numbers = itertools.count(1)
+
+
+async def guest(api: Api, stem: str) -> str:
+    """A guest with a name of its own (names are unique, and tests repeat)."""
+    return await api.guest(f"{stem} {next(_numbers)}")
+
+
+def invalid(reply: httpx.Response, where: str) -> None:
+    """A 422 ``request/invalid`` whose details name ``where`` (a parameter or body field)."""
+    assert reply.status_code == 422, (reply.request.url, reply.status_code, reply.text)
+    error = reply.json()["error"]
+    assert error["code"] == "request/invalid", error
+    assert any(where in detail["loc"] for detail in error["details"]), error
+
+
+async def send(
+    api: Api, method: str, path: str, token: str, body: Any = None, **params: Any
+) -> httpx.Response:
+    headers = {"authorization": f"Bearer {token}"}
+    if method == "GET":
+        return await api.client.get(path, headers=headers, params=params)
+    return await api.client.post(path, headers=headers, json=body, params=params)
+
+
+async def test_an_id_out_of_range_is_a_422_on_every_route(api: Api) -> None:
+    token = await guest(api, "Bounds")
+    for method, template, body in ID_ROUTES:
+        for number in HUGE:
+            reply = await send(api, method, template.format(number), token, body)
+            assert reply.status_code == 422, (method, template, number, reply.text)
+            assert reply.json()["error"]["code"] == "request/invalid"
+
+
+async def test_versions_offsets_players_and_seats_out_of_range_are_422(api: Api) -> None:
+    host = await guest(api, "Queries")
+    match_id = await api.table("castles", [host], seats=2, bots="heuristic")
+    ladder_id = (await api.get("/api/ladders")).json()[0]["id"]
+    for number in (2**63, 10**30, 2**31):
+        invalid(await api.get(f"/api/matches/{match_id}/state", host, version=number), "version")
+        invalid(await api.get(f"/api/matches/{match_id}/state", host, seat=number), "seat")
+        invalid(await api.get(f"/api/matches/{match_id}/events", host, seat=number), "seat")
+        invalid(await api.get("/api/matches", host, player=number), "player")
+        invalid(await api.get("/api/matches", host, offset=number), "offset")
+        invalid(await api.get(f"/api/ladders/{ladder_id}/entries", offset=number), "offset")
+    invalid(await api.get("/api/matches", host, game="g" * 33), "game")
+    # In range they still work.
+    assert (await api.get(f"/api/matches/{match_id}/state", host, version=0)).status_code == 200
+    assert (await api.get("/api/matches", host, offset=2**31 - 1)).json()["matches"] == []
+
+
+async def test_integers_inside_bodies_are_bounded(api: Api) -> None:
+    host, joiner = await guest(api, "BodyHost"), await guest(api, "BodyGuest")
+    lobby = await api.ok("/api/lobbies", host, {"game": "castles", "seats": 2})
+    tournament = await api.ok("/api/tournaments", host, {"game": "castles", "format": "swiss"})
+    for number in (2**63, 10**30, -1):
+        path = f"/api/lobbies/{lobby['id']}"
+        invalid(await api.post(f"{path}/join", joiner, {"seat": number}), "seat")
+        invalid(await api.post(f"{path}/castle", host, {"name": "K", "seat": number}), "seat")
+        invalid(await api.post(f"{path}/vote", host, {"for_seat": number}), "for_seat")
+        withdraw = f"/api/tournaments/{tournament['id']}/withdraw"
+        invalid(await api.post(withdraw, host, {"entry_id": number}), "entry_id")
+    invalid(await api.post("/api/lobbies", host, {"game": "x" * 33, "seats": 2}), "game")
+    invalid(await api.post(f"/api/lobbies/{lobby['id']}/bots", host, {"kind": "k" * 33}), "kind")
+
+
+BAD_OPTIONS: list[str] = [
+    '{"x": NaN}',
+    '{"x": Infinity}',
+    '{"x": 1000000000000000000000000000000}',
+    '{"x": -9007199254740993}',
+    '{"x": "\\ud800"}',
+    '{"x": [[[[["deep"]]]]]}',
+    json.dumps({f"k{n}": n for n in range(33)}),
+    json.dumps({"x": list(range(600))}),
+    json.dumps({"x": "s" * 201}),
+    json.dumps({"k" * 41: 1}),
+]
+
+
+@pytest.mark.parametrize("options", BAD_OPTIONS)
+async def test_table_options_must_be_small_finite_json(api: Api, options: str) -> None:
+    host = await guest(api, "Options")
+    headers = {"authorization": f"Bearer {host}", "content-type": "application/json"}
+    for path, fields in (
+        ("/api/lobbies", '"game": "castles", "seats": 2'),
+        ("/api/tournaments", '"game": "castles", "format": "swiss"'),
+    ):
+        body = f'{{{fields}, "options": {options}}}'
+        invalid(await api.client.post(path, content=body, headers=headers), "options")
+
+
+async def test_a_body_that_is_not_json_is_a_declared_400(api: Api) -> None:
+    host = await guest(api, "Garbage")
+    headers = {"authorization": f"Bearer {host}", "content-type": "application/json"}
+    reply = await api.client.post("/api/lobbies", content=b"\xff\xfe{", headers=headers)
+    assert reply.status_code in (400, 422) and "code" in reply.json()["error"]
+    declared = (await api.client.get("/openapi.json")).json()["paths"]["/api/lobbies"]["post"]
+    assert str(reply.status_code) in declared["responses"]
+
+
+async def test_openapi_declares_the_refusals_of_every_operation(api: Api) -> None:
+    schema = (await api.client.get("/openapi.json")).json()
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            name = f"{method.upper()} {path}"
+            for status, response in responses.items():
+                if int(status) >= 400:
+                    ref = response["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.endswith("/ErrorOut"), (name, status)
+            if operation.get("parameters") or "requestBody" in operation:
+                assert "422" in responses, name
+            if "requestBody" in operation:
+                assert "400" in responses, name
+            if operation.get("security"):
+                assert "401" in responses, name
+
+
+# -- rated integrity -----------------------------------------------------------------------
+
+STACKED: list[tuple[str, int, dict[str, Any]]] = [
+    ("ambush", 2, {"deck": ["dragon", "dragon", "battering_ram", "battering_ram"]}),
+    ("ambush", 2, {"first_seat": 0}),
+    ("castles", 2, {"deck": ["cannon", "cannon", "catapult"]}),
+    ("castles", 2, {"decks": [["cannon"], ["wall"]]}),
+    ("castles", 2, {"first_seat": 1}),
+    ("rampage", 2, {"deck": ["dragon", "bomber"]}),
+    ("rampage", 2, {"first_seat": 0}),
+    ("ember", 2, {"decks": [["ember_shard"] * 12, ["glimmer"] * 12]}),
+    ("ember", 2, {"heroes": ["rowl", "yvera"]}),
+    ("ember", 2, {"first_seat": 1}),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), STACKED)
+async def test_a_rated_table_refuses_a_stacked_deal_or_seating(
+    api: Api, game: str, seats: int, options: dict[str, Any]
+) -> None:
+    host = await guest(api, "Rigger")
+    table = {"game": game, "seats": seats, "options": options}
+    refused = await api.post("/api/lobbies", host, {**table, "rated": True})
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "lobby/rated_options" and next(iter(options)) in error["message"]
+    # The same options make a casual table (practice, puzzles), shown to whoever joins.
+    casual = await api.ok("/api/lobbies", host, {**table, "rated": False})
+    assert casual["options"] == options and casual["rated"] is False
+
+
+async def test_a_rated_tournament_refuses_a_stacked_deal(api: Api) -> None:
+    host = await guest(api, "Organiser")
+    base = {"game": "castles", "format": "swiss"}
+    for options in ({"deck": ["cannon"]}, {"first_seat": 1}):
+        refused = await api.post("/api/tournaments", host, {**base, "options": options})
+        assert refused.status_code == 422  # tournaments are rated unless said otherwise
+        assert refused.json()["error"]["code"] == "tournament/rated_options"
+        casual = await api.ok(
+            "/api/tournaments", host, {**base, "options": options, "rated": False}
+        )
+        assert casual["rated"] is False
+
+
+async def test_start_refuses_a_rated_table_whose_options_were_stacked_since(
+    api: Api, shared_server: Server
+) -> None:
+    """Whatever changes a table after it was made (here the row itself), the start checks
+    again: the match is never created with a stacked deal. Fair options stay allowed."""
+    host = await guest(api, "Later")
+    fair = [
+        ("ember", {"heroes": "random", "max_rounds": 30}),
+        ("ambush", {"castle_hp": 20}),
+        ("castles", {"name_vote": True}),
+    ]
+    for game, options in fair:
+        table = {"game": game, "seats": 2, "options": options, "rated": True}
+        assert (await api.ok("/api/lobbies", host, table))["options"] == options
+    lobby = await api.ok("/api/lobbies", host, {"game": "castles", "seats": 2, "rated": True})
+    await api.ok(f"/api/lobbies/{lobby['id']}/bots", host, {})
+    path = shared_server.database_url.split("///", 1)[1]
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        stacked = json.dumps({"deck": ["cannon", "cannon"]})
+        db.execute("UPDATE lobbies SET options = ? WHERE id = ?", (stacked, lobby["id"]))
+    refused = await api.post(f"/api/lobbies/{lobby['id']}/start", host)
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "lobby/rated_options"
+    assert (await api.get(f"/api/lobbies/{lobby['id']}")).json()["status"] == "open"
