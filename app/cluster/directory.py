@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 
 NODE_KEY = "rampart:node:"
 OWNER_KEY = "rampart:match-owner:"
+EPOCH_KEY = "rampart:keys-since"
 
 # The owner stays while its node is alive; a dead node's match goes to whoever claims it.
 CLAIM = """
@@ -65,6 +66,7 @@ class Directory:
         self.ttl_ms = max(1, int(ttl_s * 1000))
         self._claim = redis.register_script(CLAIM)
         self._heart: asyncio.Task[None] | None = None
+        self._seen_keys = False  # met this Redis's key marker (``_keys_since``) before
         # Called when a heartbeat finds this node's key had expired (Redis unreachable or
         # this process stalled past the TTL): others may have claimed its matches meanwhile.
         self.on_lapse: Callable[[], Awaitable[None]] | None = None
@@ -87,6 +89,7 @@ class Directory:
         before = await self.redis.set(
             NODE_KEY + self.node_id, self.node_url, px=self.ttl_ms, get=True
         )
+        await self._keys_since(time.time() * 1000)  # notice a Redis that lost its keys
         return before is not None
 
     async def _beating(self) -> None:
@@ -134,13 +137,30 @@ class Directory:
         if others:
             urls = await self.redis.mget([NODE_KEY + node_id for node_id in others])
             alive |= {node_id for node_id, url in zip(others, urls, strict=True) if url}
-        settled_before = time.time() * 1000 - self.ttl_ms
+        now_ms = time.time() * 1000
+        settled_before = now_ms - self.ttl_ms
+        # An unowned match may also be one whose owner has not yet re-claimed it after Redis
+        # lost every key (a restart without persistence): owners re-claim on their next
+        # heartbeat, so unowned matches wait until Redis has kept its keys for two TTLs.
+        keys_kept = now_ms - await self._keys_since(now_ms) > 2 * self.ttl_ms
         return [
             match_id
             for (match_id, started), owner in zip(matches, owners, strict=True)
-            if (owner is None and started < settled_before)
+            if (owner is None and started < settled_before and keys_kept)
             or (owner is not None and (owner == self.node_id or owner not in alive))
         ]
+
+    async def _keys_since(self, now_ms: float) -> float:
+        """Since when (wall ms) this Redis has held the cluster's keys: a marker without
+        expiry, 0 when the cluster first meets this Redis, ``now_ms`` when a process that had
+        seen it finds it gone (Redis restarted empty, and every claim with it)."""
+        since = await self.redis.get(EPOCH_KEY)
+        if since is None:
+            first_meeting = not self._seen_keys
+            await self.redis.set(EPOCH_KEY, "0" if first_meeting else str(int(now_ms)), nx=True)
+            since = await self.redis.get(EPOCH_KEY)
+        self._seen_keys = True
+        return float(_text(since)) if since is not None else now_ms
 
     async def address(self, node_id: str) -> str | None:
         """A live node's base URL (``http://host:port``), or None once it is dead."""

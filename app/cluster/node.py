@@ -7,9 +7,10 @@ import contextlib
 import logging
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.cluster.bus import Bus
-from app.cluster.directory import Directory
+from app.cluster.directory import ClusterUnavailable, Directory
 from app.cluster.locks import Locks
 from app.config import Settings
 from app.lobby.feed import LobbyFeed
@@ -60,6 +61,9 @@ class ClusterNode:
             await asyncio.sleep(self.adopt_every_s)
             try:
                 await hub.adopt()
+            except (RedisError, OSError, ClusterUnavailable) as error:
+                # Redis is down or restarting: nothing can be adopted safely; next round.
+                log.warning("adopting orphaned matches: Redis did not answer (%r)", error)
             except Exception:
                 log.exception("adopting orphaned matches failed")
 
