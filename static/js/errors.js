@@ -55,6 +55,7 @@ const WORDS = {
   "ambush/game_over": "The game is over.",
   "ambush/seat_out": "Your castle is out of the game.",
   "ambush/bad_option": "A table option is not valid.",
+  "rampage/once_per_turn": "One Veteran a turn: a Veteran back in your hand attacks again next turn.",
   "tournament/not_found": "There is no such tournament.",
   "tournament/not_organiser": "Only the organiser can do that.",
   "tournament/not_draft": "Registration is already open.",

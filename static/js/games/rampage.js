@@ -1,6 +1,7 @@
 // The Castle Rampage table: both sides' stacks (sizes only), the attack revealed card by card,
 // permanents, the discard pile, the set-up splits, defences and plays with their costs.
 import { h, put, seconds } from "../dom.js";
+import { describe } from "../errors.js";
 import { UNIT_TYPES, cardInfo, cardName, kindOf, payCount, rampageCardEl, unitName } from "./rampage_cards.js";
 import { describeRampageEvent, lastAttack } from "./rampage_feed.js";
 
@@ -70,7 +71,11 @@ function send(ctx, action) {
 
 /** The real action for a candidate: our own card ids, the legal list's shape. */
 function act(ctx, candidate) {
-  if (!findLegal(ctx, candidate)) { ctx.toast("That is not possible right now.", "warn"); return; }
+  if (!findLegal(ctx, candidate)) {
+    const spent = candidate.type === "play" && ctx.view.veteran_played && cardInfo(candidate.card).effect === "veteran";
+    ctx.toast(spent ? describe("rampage/once_per_turn") : "That is not possible right now.", "warn");
+    return;
+  }
   const action = { ...candidate };
   if (action.pay && !action.pay.length) delete action.pay;
   if (action.target === null) delete action.target;
