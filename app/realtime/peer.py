@@ -15,11 +15,14 @@ from app.realtime.frames import SCOPE_KEY, FrameFlusher, FrameProtocol
 from app.realtime.links import IDLE_PING_MS, RACE_PING_MS, LinkMeter, SendLog
 from app.sessions import wire
 
-# Matches without grab races read no link statistics: their sockets only need keep-alives,
-# and a ping per socket per second costs more than the moves at a few thousand sockets.
-# uvicorn's protocol-level pings (every 20 s, answered by the browser itself) already find
-# dead connections; this message only keeps traffic flowing through idle-timeout proxies.
-KEEPALIVE_S = 30.0
+# Matches without grab races read no link statistics: their sockets only need keep-alives.
+# One a second all the same: a player's client takes a few seconds without any message as a
+# dead link (and reconnects), and the server drops a connection whose pongs stop
+# (``DEAD_LINK_MS``), so the other seats hear "X is disconnected" within seconds rather than
+# after uvicorn's protocol pings (every 20 s) give up on a black-holed socket.
+KEEPALIVE_S = 1.0
+# No pong for this long: the link is dead (a live client answers every ping at once).
+DEAD_LINK_MS = 4000.0
 
 
 def _monotonic_ms() -> float:
@@ -60,6 +63,8 @@ class Peer:
         self._ready = asyncio.Event()
         self._closing: int | None = None
         self._nonces = itertools.count(1)
+        # When the oldest ping not followed by any pong was queued (None: all answered).
+        self._unanswered_since: float | None = None
         self.clock: Callable[[], float] = _monotonic_ms
         self.meter = LinkMeter()
         self.sends = SendLog()
@@ -185,6 +190,12 @@ class Peer:
         return max(self.ping_interval_s, KEEPALIVE_S) * 1000
 
     def ping(self) -> None:
+        now = _monotonic_ms()
+        if self._unanswered_since is None:
+            self._unanswered_since = now
+        elif now - self._unanswered_since > DEAD_LINK_MS:
+            self.drop_dead_link()
+            return
         nonce = next(self._nonces)
         self._put(f'{{"type":"ping","nonce":{nonce}}}', None, nonce)
 
@@ -197,7 +208,18 @@ class Peer:
 
     def pong(self, nonce: int | str, at_ms: float | None = None) -> bool:
         """A pong arrived; True if it answered one of this connection's pings."""
-        return self.meter.pong(nonce, self.clock() if at_ms is None else at_ms) is not None
+        answered = self.meter.pong(nonce, self.clock() if at_ms is None else at_ms) is not None
+        if answered:
+            self._unanswered_since = None
+        return answered
+
+    def drop_dead_link(self) -> None:
+        """The client stopped answering pings: close, and end the connection at once (its
+        transport aborted, so the reader sees the disconnect and the session the Detach)
+        instead of waiting for a close handshake that cannot arrive."""
+        self.close(1001)
+        if self.frames is not None:
+            self.frames.transport.abort()
 
     @property
     def rtt_min_ms(self) -> float | None:

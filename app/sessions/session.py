@@ -316,8 +316,10 @@ class GameSession:
             if self.races is not None and not self.finished:
                 # Only players race: a spectator's link is never measured (DESIGN.md sec. 5).
                 race_pings(peer, on=True)
+            back = [s for s in self.seats_of(peer.account_id) if s in self.disconnected]
             for seat in self.seats_of(peer.account_id):
                 self.disconnected.pop(seat, None)
+            self._announce_presence(back, connected=True)
         missed = None
         if command.last_version is not None and command.last_version <= self.version:
             missed = self.history.since(command.last_version)
@@ -352,6 +354,17 @@ class GameSession:
             now = self.clock.now()
             for seat in self.seats_of(peer.account_id):
                 self.disconnected[seat] = now
+            self._announce_presence(self.seats_of(peer.account_id), connected=False)
+
+    def _announce_presence(self, seats: list[int], *, connected: bool) -> None:
+        """Tell every connection that these seats' player came back or went (README:
+        ``presence``), so the other seats can show "X is disconnected"."""
+        if self.finished:
+            return
+        for seat in seats:
+            text = wire.dumps({"type": "presence", "seat": seat, "connected": connected})
+            for other in list(self.peers):
+                other.send_text(text)
 
     def _chat(self, command: Chat) -> None:
         seat = command.peer.seat

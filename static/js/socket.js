@@ -1,6 +1,10 @@
 // The match websocket: hello with last_version, resend-safe client_seq, pong, and reconnect.
 import { get, session } from "./api.js";
 
+// The server pings every second: this long without any message means the link is dead
+// (black-holed packets never close a socket), so the client says so and reconnects.
+export const SILENCE_MS = 3500;
+
 /**
  * MatchSocket(matchId, {spectate, onMessage, onStatus}): connects to /ws/matches/{id} and
  * reconnects with backoff, resuming from the last version it applied. Messages are handed to
@@ -18,6 +22,26 @@ export class MatchSocket {
     this.closed = false;
     this.ws = null;
     this.pending = [];
+    this.heardAt = 0;
+    this.watchdog = setInterval(() => this.checkSilence(), 500);
+  }
+
+  /** No message for ``SILENCE_MS`` on an open socket: drop it and reconnect (with backoff). */
+  checkSilence() {
+    const ws = this.ws;
+    if (this.closed || !ws || ws.readyState !== WebSocket.OPEN) return;
+    if (performance.now() - this.heardAt < SILENCE_MS) return;
+    this.ws = null; // its late events are ignored from now on
+    try { ws.close(4000, "silent"); } catch { /* already closing */ }
+    this.lost();
+  }
+
+  lost() {
+    this.onStatus("closed");
+    if (this.closed) return;
+    const delay = Math.min(8000, 300 * 2 ** this.attempt) + Math.random() * 200;
+    this.attempt += 1;
+    setTimeout(() => this.connect(), delay);
   }
 
   connect() {
@@ -37,7 +61,7 @@ export class MatchSocket {
     const ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${this.matchId}${query}`);
     this.ws = ws;
     ws.onopen = () => {
-      this.attempt = 0;
+      this.heardAt = performance.now();
       ws.send(JSON.stringify({
         type: "hello",
         token: this.spectate ? null : session.token,
@@ -47,23 +71,23 @@ export class MatchSocket {
       for (const text of this.pending.splice(0)) ws.send(text);
     };
     ws.onmessage = (event) => {
+      if (this.ws !== ws) return;
+      this.heardAt = performance.now();
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.type === "ping") {
         ws.send(JSON.stringify({ type: "pong", nonce: message.nonce }));
         return;
       }
+      if (message.type === "welcome") this.attempt = 0; // a live link: the backoff starts over
       if (message.type === "welcome" || message.type === "patch") this.version = message.version;
       this.onMessage(message);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       if (event.code === 4404) { this.onStatus("gone"); return; }
-      this.onStatus("closed");
-      if (this.closed) return;
-      const delay = Math.min(8000, 300 * 2 ** this.attempt) + Math.random() * 200;
-      this.attempt += 1;
-      setTimeout(() => this.connect(), delay);
+      this.ws = null;
+      this.lost();
     };
   }
 
@@ -98,6 +122,7 @@ export class MatchSocket {
 
   close() {
     this.closed = true;
+    clearInterval(this.watchdog);
     if (this.ws) this.ws.close();
   }
 }

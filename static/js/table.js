@@ -28,6 +28,7 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     matchId, spectate, seat: null, names: [], view: null, legal: [], version: 0,
     status: "running", clockBase: { ms: 0, t: performance.now(), rate: 1 }, deadlines: {},
     result: null, connection: "connecting", banner: null, ui: {}, renderer: null,
+    away: new Set(), // seats whose player's link is down
   };
   const els = {
     head: h("header.table-head"),
@@ -130,6 +131,15 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
       case "chat":
         chronicle.say({ kind: "chat", text: `${message.name}: ${message.text}` });
         break;
+      case "presence": {
+        // Another seat's link went or came back (the server noticed a dead link or a return).
+        if (message.seat === t.seat) break;
+        const name = t.names[message.seat] || `Seat ${message.seat + 1}`;
+        if (message.connected) t.away.delete(message.seat); else t.away.add(message.seat);
+        chronicle.say({ kind: "turn", text: message.connected ? `${name} is back.` : `${name} is disconnected.` });
+        renderHead();
+        break;
+      }
       default:
         if (t.renderer && t.renderer.onMessage) t.renderer.onMessage(message, ctx(message));
         break;
@@ -189,6 +199,8 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
         h("span.version", { title: "version" }, `v${t.version}`),
         v ? howtoLink(v.game, { newTab: true, cls: "btn btn-quiet howto-table" }) : null),
       conn ? h("div.conn", { role: "status" }, conn) : null,
+      !conn && t.away.size && !(v && v.outcome) ? h("div.conn.away", { role: "status" },
+        [...t.away].map((s) => `${t.names[s] || `Seat ${s + 1}`} is disconnected`).join(" · ")) : null,
       h("button#chronicle-toggle.btn.btn-quiet", {
         type: "button", "aria-controls": "chronicle", "aria-expanded": String(open),
         onclick: () => { section.classList.toggle("chronicle-open"); renderHead(); },
