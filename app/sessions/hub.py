@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.action_log import ActionLogWriter
+from app.db.engine import DatabaseUnavailable, database_unavailable
 from app.db.repositories import MatchRepository
 from app.errors import AppError
 from app.ops.logs import in_match_context
@@ -149,7 +150,13 @@ class Hub:
         session = self.sessions.get(match_id)
         if session is not None:
             return session
-        session = await self._load(match_id)
+        try:
+            session = await self._load(match_id)
+        except Exception as error:
+            if isinstance(error, AppError) or not database_unavailable(error):
+                raise
+            # The database is down or restarting: a 503 / a socket closed 1013 (retry).
+            raise DatabaseUnavailable(error) from error
         if self.placement is not None:
             owner = await self.placement.claim(match_id)
             if owner != self.placement.node_id:

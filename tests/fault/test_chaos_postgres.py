@@ -49,6 +49,13 @@ async def down_mid_match(server: Server, api: Api, postgres: ThrowawayPostgres) 
     reply = await api.get(f"/api/matches/{two.match_id}/state", two.tokens[0])
     assert reply.status_code == 503, reply.text
     assert reply.json()["error"]["code"] == "server/unavailable"
+    # A match not in memory cannot be loaded: a coded refusal and "come back later" (1013).
+    stranger = Client(server, two.match_id + 1000, None)
+    await stranger.connect(hello=False)  # the server looks the match up before any hello
+    refusal = await stranger.wait_for("error")
+    assert refusal["code"] == "server/unavailable", refusal
+    await stranger.wait_until(lambda c: c._reader is not None and c._reader.done(), 10)
+    assert stranger.ws.close_code == 1013
     assert not any(m.get("client_seq") == held_seq for m in held_by.messages)
     await asyncio.to_thread(postgres.start)
     reply_to_held = await one.answer(held_by, held_seq)
