@@ -8,10 +8,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from app.api.schemas import ErrorOut
+from app.db.engine import DatabaseUnavailable, database_unavailable
 from app.errors import AppError
 
 # What each refusal status means in this API (the ``code`` says which refusal it is).
@@ -56,17 +57,27 @@ def install_error_handlers(app: FastAPI) -> None:
             status_code=422,
         )
 
-    @app.exception_handler(OperationalError)
-    async def _database_busy(_request: Request, exc: OperationalError) -> JSONResponse:
+    @app.exception_handler(DBAPIError)
+    async def _database_busy(_request: Request, exc: DBAPIError) -> JSONResponse:
         # SQLite's write lock stayed taken past the busy timeout: a retry will do, nothing
-        # was written (the transaction rolled back). Anything else is a real server error.
-        if "database is locked" not in str(exc.orig) and "database is busy" not in str(exc.orig):
+        # was written (the transaction rolled back). The database down, restarting or out of
+        # space (``database_unavailable``): the same, as ``server/unavailable``. Anything
+        # else is a real server error.
+        if "database is locked" in str(exc.orig) or "database is busy" in str(exc.orig):
+            return JSONResponse(
+                error_body("server/busy", "the database is busy; retry shortly"),
+                status_code=503,
+                headers={"Retry-After": "1"},
+            )
+        if not database_unavailable(exc):
             raise exc
-        return JSONResponse(
-            error_body("server/busy", "the database is busy; retry shortly"),
-            status_code=503,
-            headers={"Retry-After": "1"},
-        )
+        return _unavailable(exc)
+
+    @app.exception_handler(ConnectionError)
+    async def _database_unreachable(_request: Request, exc: ConnectionError) -> JSONResponse:
+        # The pool could not connect (the database is down or restarting): requests reach
+        # no other server (Redis failures are ``cluster/unavailable`` already).
+        return _unavailable(exc)
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
@@ -80,3 +91,12 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             error_body(f"http/{exc.status_code}", str(exc.detail)), status_code=exc.status_code
         )
+
+
+def _unavailable(error: Exception) -> JSONResponse:
+    unavailable = DatabaseUnavailable(error)
+    return JSONResponse(
+        error_body(unavailable.code, unavailable.message, retry=True),
+        status_code=503,
+        headers={"Retry-After": "1"},
+    )
