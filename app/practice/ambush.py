@@ -44,7 +44,7 @@ STEPS = (
         "Now play a card from your hand: click the Knight, then a glowing cell. It hits the "
         "bot's castle for 3 (the number in the red circle), then goes face down onto the "
         "battlefield. (Pass skips this part of your turn.)",
-        {"event": "played", "by": "me"},
+        {"event": ["played", "passed"], "by": "me"},
         act=("play",),
     ),
     Step(
@@ -68,6 +68,10 @@ STEPS = (
         "even out of turn, so at a real table be quick.",
         {"event": "ambush_called"},
         act=("call_ambush",),
+        needs="two_ambushes",
+        otherwise="You know of {known} Ambush! card(s) on the battlefield: a call now would be "
+        "false and cost the caller every card grabbed. Play your turn and watch every card "
+        "that goes down; the coach tells you when two are there.",
     ),
     Step(
         "race",
@@ -92,6 +96,7 @@ STEPS = (
         act=("return",),
         wait="Waiting for the others to return their extra cards…",
         needs="owe",
+        skip=True,
         otherwise="Your hand holds {hand} cards, within the limit of {limit} for this practice "
         "(10 at a real table), so you keep them all. A hand over the limit returns its extra "
         "cards to the deck right after the check.",
@@ -100,7 +105,7 @@ STEPS = (
         "resume",
         "The call interrupted your turn; now it goes on. Play a card (the Dragon hits for 6) "
         "or pass.",
-        {"event": "turn_started", "by": "other"},
+        {"event": ["played", "passed"], "by": "me"},
         act=("play", "pass"),
         wait="Waiting for the hand limit to settle…",
     ),
@@ -113,6 +118,14 @@ STEPS = (
     ),
 )
 
+MOVES = {
+    "expose": "Your turn starts with exposing the top card of the deck: click a glowing cell.",
+    "place": "Put the cards your Elven Archer drew face down: click glowing cells.",
+    "play": "Play a card from your hand (pick it, then a glowing cell), or pass.",
+    "grab": "A race is on: click face-down cards to grab them, one at a time!",
+    "return": "Your hand is over the limit: pick {owed} card(s) to return, then press Return.",
+}
+
 SCENARIO = Scenario(
     game="ambush",
     title="Ambush! practice round",
@@ -121,4 +134,5 @@ SCENARIO = Scenario(
     seats=2,
     build=build,
     steps=STEPS,
+    moves=MOVES,
 )

@@ -23,12 +23,20 @@ def rampage_deal(rng: random.Random) -> dict[str, Any]:
     return {"deck": player_one + bot_one + player_two + bot_two + first_draw}
 
 
+RAMPAGE_MOVES = {
+    "setup": "Split your five cards: 2 under your Gate, 2 under your Castle, one to your hand.",
+    "defend": "You may hide one hand card under your Gate or Castle this turn.",
+    "play": "Play a card from your hand, or end your turn.",
+    "end_turn": "Nothing more to do? Press End turn.",
+}
+
 RAMPAGE = Scenario(
     game="rampage",
     title="Castle Rampage: a guided start",
     intro="Build your Gate and Castle, defend once, attack, end the turn.",
     seats=2,
     build=rampage_deal,
+    moves=RAMPAGE_MOVES,
     steps=(
         Step(
             "split-one",
@@ -88,12 +96,21 @@ def castles_deal(rng: random.Random) -> dict[str, Any]:
     return {"deck": stacked(player + bot, shared_deck(), rng)}
 
 
+CASTLES_MOVES = {
+    "play": "Play a card from your hand into one of your zones.",
+    "act": "A card in play may use its Action: select it, then its target.",
+    "move": "A card in play may move: select it, then a glowing zone.",
+    "trap": "An enemy entered your Middle Zone: spring a Trap, or let it pass.",
+    "end_turn": "Nothing more to do? Press End turn.",
+}
+
 CASTLES = Scenario(
     game="castles",
     title="Castles: a guided start",
     intro="Play a Soldier, use your Wizard's Action, move the General, end the turn.",
     seats=2,
     build=castles_deal,
+    moves=CASTLES_MOVES,
     steps=(
         Step(
             "play",
@@ -145,12 +162,21 @@ def ember_deal(rng: random.Random) -> dict[str, Any]:
     return {"heroes": ["rowl", "yvera"], "decks": [player, bot]}
 
 
+EMBER_MOVES = {
+    "mode": "Mode phase: put a card on your mode pile, or keep your mode.",
+    "play": "Play one card from your hand.",
+    "arcane": "Play your arcane card.",
+    "respond": "You are attacked: answer with a response card, or let it happen.",
+    "discard": "Over the hand limit: discard down to 9 cards.",
+}
+
 EMBER = Scenario(
     game="ember",
     title="Ember: a guided start",
     intro="You play Rowl, Swordsman of the East; the bot plays Yvera, the Water Master.",
     seats=2,
     build=ember_deal,
+    moves=EMBER_MOVES,
     steps=(
         Step(
             "mode",

@@ -8,15 +8,21 @@ about are written, reviewed and tested together (tests/app/test_practice.py play
 script through its engine).
 
 A step's ``done`` says what completes it:
-  {"event": TYPE, "by": WHO}     an event of that type; ``by`` "me" (its ``seat`` is this
-                                 seat's or, for an event without a seat, it arrives while this
-                                 seat has the turn), "other" (the opposite), absent (anyone);
+  {"event": TYPES, "by": WHO}    an event of that type (or one of a list of types); ``by``
+                                 "me" (its ``seat`` is this seat's or, for an event without a
+                                 seat, it arrives while this seat has the turn), "other" (the
+                                 opposite), absent (anyone);
   {"next": true}                 the player presses "Next" (a step that explains);
   {}                             the last step: it stays.
 ``act`` names the action types the step asks for: its ``hint`` shows while one of them is
-legal for the seat, ``wait`` while none is. ``needs: "owe"`` shows the step only while the seat
-owes cards at the hand limit; otherwise its ``otherwise`` text with a Next button.
-Hints may name view facts in braces, filled in by the client: {limit} {owed} {hand} {check}.
+legal for the seat. While none is, the coach says what is legal instead (the scenario's
+``moves``: one short line per action type, e.g. a newcomer who passed where the script asked
+for a play is told to expose first next turn), or the step's ``wait`` while the seat has
+nothing to do. ``needs`` is a condition on what the seat knows: "owe" (it owes cards at the
+hand limit) or "two_ambushes" (it saw two Ambush! cards go down that are still there); while
+it does not hold, the ``otherwise`` text shows instead, with a Next button when ``skip``.
+Hints may name facts in braces, filled in by the client: {limit} {owed} {hand} {check}
+{known} (the Ambush! cards the seat saw go down and still there).
 """
 
 from __future__ import annotations
@@ -37,6 +43,12 @@ class Step:
     wait: str = ""
     needs: str | None = None
     otherwise: str = ""
+    skip: bool = False
+
+    def done_by(self, event_type: str) -> bool:
+        """Whether an event of this type (by the right seat) completes the step."""
+        wanted = self.done.get("event")
+        return event_type == wanted or (isinstance(wanted, list) and event_type in wanted)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "hint": self.hint, "done": self.done}
@@ -45,6 +57,7 @@ class Step:
         if self.needs is not None:
             data["needs"] = self.needs
             data["otherwise"] = self.otherwise
+            data["skip"] = self.skip
         return data
 
 
@@ -59,9 +72,9 @@ class Scenario:
     seats: int
     build: Callable[[random.Random], dict[str, Any]]
     steps: tuple[Step, ...]
+    moves: dict[str, str] = field(default_factory=dict)
     bot_name: str = "Practice bot"
     castle: str = "Sparring Keep"
-    notes: tuple[str, ...] = field(default=())
 
     def options(self, seed: int, names: list[str]) -> dict[str, Any]:
         """The engine options of one practice match (stacked deck, first seat 0, names)."""
@@ -76,6 +89,7 @@ class Scenario:
             "title": self.title,
             "intro": self.intro,
             "seats": self.seats,
+            "moves": self.moves,
             "steps": [step.to_json() for step in self.steps],
         }
 

@@ -71,10 +71,9 @@ async def test_practice_steps_are_served_for_every_game(api: Api) -> None:
 # ----- the scripts, played through their engines ---------------------------------------------
 def step_done(step: Step, event: Event, me: int, my_turn: bool) -> bool:
     """The client's rule (static/js/learn/practice.js): what completes a step."""
-    done = step.done
-    if "event" not in done or event["type"] != done["event"]:
+    if not step.done_by(event["type"]):
         return False
-    by = done.get("by")
+    by = step.done.get("by")
     mine = event["seat"] == me if isinstance(event.get("seat"), int) else my_turn
     return by is None or (by == "me") == mine
 

@@ -8,6 +8,8 @@ import { howtoLink } from "./howto.js";
 import { RULES } from "./rules_text.js";
 
 const STORE = (matchId) => `rampart.practice.${matchId}`;
+// Always listed, never what a step waits for: not offered as "what you can do now".
+const NOT_ASKED = new Set(["resign", "call_ambush", "pass"]);
 
 /** /practice/<game>: sign in as a guest when needed, start the match, go to its table. */
 export function mountPracticeStart(root, navigate, game) {
@@ -19,7 +21,7 @@ export function mountPracticeStart(root, navigate, game) {
     try {
       if (!session.token) await guest();
       const started = await post("/api/practice", { game });
-      sessionStorage.setItem(STORE(started.match_id), JSON.stringify({ steps: started.steps, index: 0, cursor: 0 }));
+      sessionStorage.setItem(STORE(started.match_id), JSON.stringify({ steps: started.steps, moves: started.moves, index: 0 }));
       if (!gone) navigate(`/practice/${game}/${started.match_id}`, { replace: true });
     } catch (err) {
       if (gone) return;
@@ -58,7 +60,9 @@ class Coach {
     this.game = game;
     this.matchId = matchId;
     this.steps = null;
+    this.moves = {};
     this.index = 0;
+    this.known = new Set(); // cells where this seat saw an Ambush! card go down, still there
     this.events = []; // this seat's events since the round began: {type, mine, event}
     this.cursor = 0; // the first event the current step may still use
     this.model = null;
@@ -69,9 +73,12 @@ class Coach {
 
   async load() {
     const kept = JSON.parse(sessionStorage.getItem(STORE(this.matchId)) || "null");
-    if (kept && kept.steps) Object.assign(this, { steps: kept.steps, index: kept.index || 0 });
+    if (kept && kept.steps) Object.assign(this, { steps: kept.steps, moves: kept.moves || {}, index: kept.index || 0 });
     else {
-      try { this.steps = (await get(`/api/practice/${this.game}`, { auth: false })).steps; } catch { this.steps = []; }
+      try {
+        const scenario = await get(`/api/practice/${this.game}`, { auth: false });
+        Object.assign(this, { steps: scenario.steps, moves: scenario.moves || {} });
+      } catch { this.steps = []; }
     }
     this.advance();
     this.draw();
@@ -80,7 +87,7 @@ class Coach {
   stop() { clearInterval(this.ticker); }
 
   save() {
-    sessionStorage.setItem(STORE(this.matchId), JSON.stringify({ steps: this.steps, index: this.index }));
+    sessionStorage.setItem(STORE(this.matchId), JSON.stringify({ steps: this.steps, moves: this.moves, index: this.index }));
   }
 
   get step() { return this.steps && this.steps[this.index]; }
@@ -93,6 +100,7 @@ class Coach {
       for (const event of message.events || []) {
         const mine = typeof event.seat === "number" ? event.seat === model.seat : holder === model.seat;
         this.events.push({ type: event.type, mine, event });
+        this.remember(event);
         const line = this.describe(event);
         if (line) this.last = line;
       }
@@ -101,12 +109,28 @@ class Coach {
     if (message.type === "welcome" || message.type === "patch") this.draw();
   }
 
+  /** What this seat saw of the Ambush! cards: exposed or played ones still down. */
+  remember(event) {
+    const at = (cell) => `${cell[0]},${cell[1]}`;
+    if ((event.type === "exposed" || event.type === "played") && event.card === "ambush" && event.cell) this.known.add(at(event.cell));
+    else if (event.type === "grabbed" && event.cell) this.known.delete(at(event.cell));
+    else if (event.type === "shuffled_back") this.known.clear();
+    else if (event.type === "swapped" && event.cells) {
+      const [a, b] = event.cells.map(at);
+      const hadA = this.known.delete(a);
+      const hadB = this.known.delete(b);
+      if (hadA) this.known.add(b);
+      if (hadB) this.known.add(a);
+    }
+  }
+
   /** Complete every step whose event has arrived (in order); "Next" steps wait for a press. */
   advance() {
     let moved = false;
     while (this.step && this.step.done && this.step.done.event) {
-      const { event: type, by } = this.step.done;
-      const found = this.events.findIndex((e, i) => i >= this.cursor && e.type === type && (!by || (by === "me") === e.mine));
+      const { event: wanted, by } = this.step.done;
+      const types = Array.isArray(wanted) ? wanted : [wanted];
+      const found = this.events.findIndex((e, i) => i >= this.cursor && types.includes(e.type) && (!by || (by === "me") === e.mine));
       if (found < 0) break;
       this.cursor = found + 1;
       this.index += 1;
@@ -132,7 +156,14 @@ class Coach {
     } catch { return ""; }
   }
 
-  /** The view facts a hint may name: {limit} {owed} {hand} {check}. */
+  /** Whether a step's condition on what this seat knows holds ("owe", "two_ambushes"). */
+  holds(needs) {
+    if (needs === "owe") return this.fill("{owed}") !== "0";
+    if (needs === "two_ambushes") return this.known.size >= 2;
+    return true;
+  }
+
+  /** The facts a hint may name: {limit} {owed} {hand} {check} {known}. */
   fill(text) {
     const t = this.model;
     const v = (t && t.view) || {};
@@ -143,6 +174,7 @@ class Coach {
       owed: owedEntry ? owedEntry[1] : 0,
       hand: (v.hand || []).length,
       check: c ? checkText(c, t.seat) : "",
+      known: this.known.size,
     };
     return text.replace(/\{(\w+)\}/g, (all, name) => (facts[name] ?? all));
   }
@@ -152,16 +184,18 @@ class Coach {
     const t = this.model;
     if (!this.steps || !t || !t.view) { put(this.el, h("p.muted", "Getting the coach ready…")); return; }
     if (!step) { put(this.el, h("p", "Practice done.")); return; }
-    const legal = new Set((t.legal || []).map((a) => a.type));
-    const owes = this.fill("{owed}") !== "0";
+    const legalTypes = (t.legal || []).map((a) => a.type);
     let text = step.hint;
     let button = !!(step.done && step.done.next);
-    if (step.needs === "owe" && !owes) { text = step.otherwise; button = true; }
-    const blocked = step.act.length && !step.act.some((type) => legal.has(type));
-    const waiting = step.wait && (blocked || !step.act.length) ? step.wait : "";
-    const showHint = !(blocked && step.wait && step.act.length);
+    if (step.needs && !this.holds(step.needs)) { text = step.otherwise; button = !!step.skip; }
+    // The step's own action is not legal now: say what is (the scenario's line for it), or
+    // that the seat waits.
+    const blocked = step.act.length > 0 && !step.act.some((type) => legalTypes.includes(type));
+    const now = blocked ? legalTypes.find((type) => this.moves[type] && !NOT_ASKED.has(type)) : null;
+    const waiting = now ? this.fill(this.moves[now]) : step.wait && (blocked || !step.act.length) ? step.wait : "";
+    const showHint = !(blocked && waiting);
     const last = !step.done || !Object.keys(step.done).length;
-    const key = [this.index, text, waiting, showHint, button, this.last, this.fill(text)].join("|");
+    const key = [this.index, waiting, showHint, button, this.last, this.fill(text)].join("|");
     if (key === this.drawn) return;
     this.drawn = key;
     const total = this.steps.length;
@@ -172,8 +206,8 @@ class Coach {
         h("span.coach-bar", h("i", { style: { width: `${Math.round((100 * (this.index + 1)) / total)}%` } })),
         howtoLink(this.game, { newTab: true, cls: "coach-howto" }),
         last ? h("a#coach-leave.coach-howto", { href: "/", "data-link": "" }, "Leave practice") : null),
-      h("p#coach-hint.coach-hint", { "data-step": step.id, class: showHint ? "" : "coach-dim" }, this.fill(showHint ? text : step.hint)),
-      waiting ? h("p#coach-wait.coach-wait", waiting) : null,
+      h("p#coach-hint.coach-hint", { "data-step": step.id, class: showHint ? "" : "coach-dim" }, this.fill(text)),
+      waiting ? h("p#coach-now.coach-wait", waiting) : null,
       this.last ? h("p.coach-last", h("span", "Just now: "), this.last) : null,
       button ? h("button#coach-next.btn.btn-primary", { type: "button", onclick: () => this.next() }, "Next") : null);
     this.el.dataset.step = step.id;
