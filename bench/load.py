@@ -83,6 +83,13 @@ def main() -> None:
         help="tables a second opened over REST during the window, beside the moves (their "
         "seats never connect): what lobby traffic costs the server and the moves",
     )
+    parser.add_argument(
+        "--scrape-every",
+        type=float,
+        default=0.0,
+        help="GET /metrics of every server process every S seconds during the run (what "
+        "Prometheus scraping costs the moves)",
+    )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)

@@ -13,6 +13,7 @@ from typing import Any
 from bench.loadgen.client import Plan, Run
 from bench.loadgen.probes import free_port, memory_mb
 from bench.loadgen.report import merge, sample_server
+from bench.loadgen.scrape import Scraper
 from bench.loadgen.servers import (
     LOAD_SCRIPT,
     ROOT,
@@ -56,12 +57,17 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         for url, process in zip(bases, processes, strict=True):
             await wait_up(url, process)
         pids = [process.pid for process in processes]
+        scraper = None
+        if args.scrape_every and not echo:
+            scraper = Scraper(bases, args.scrape_every)
+            scraper.start()
         if args.procs == 1:
             reports, sampled = await in_process(plan, pids)
         else:
             reports, sampled = await with_workers(plan, pids)
         sampled["rss_mb_peak"] = sum(memory_mb(pid, "VmHWM") for pid in pids)
-    return merge(
+        scraped = await scraper.stop() if scraper is not None else None
+    result = merge(
         reports,
         sampled,
         game=args.game,
@@ -70,6 +76,9 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         think_ms=args.think,
         warmup_s=args.warmup,
     )
+    if scraped is not None:
+        result["scrape"] = scraped
+    return result
 
 
 async def in_process(

@@ -189,6 +189,12 @@ def summary(result: dict[str, Any]) -> str:
             f", beside {rest['tables_opened_per_s']} tables/s opened over REST"
             f" (requests p50 {rest['latency_ms']['p50']} ms, p99 {rest['latency_ms']['p99']} ms)"
         )
+    scrape = result.get("scrape")
+    if scrape is not None:
+        split += (
+            f", /metrics scraped {scrape['scrapes']} times every {scrape['every_s']} s"
+            f" ({scrape['bytes_per_scrape']} bytes, p50 {scrape['ms_p50']} ms)"
+        )
     return (
         f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: {races}"
         f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms{split}, "
