@@ -233,3 +233,28 @@ def test_each_guided_start_in_the_browser(browser: Any, server_url: str, game: s
     assert "How to play" in coach_at(page, "free")
     assert not errors
     page.close()
+
+
+def test_the_coach_follows_a_newcomer_off_the_script(browser: Any, server_url: str) -> None:
+    """A call with one Ambush! card down: the coach says what is legal during the race, and
+    later refuses to say "call now" while the player knows of fewer than two."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server_url + "/practice/ambush")
+    coach_at(page, "expose")
+    click_free_cell(page)
+    coach_at(page, "play")
+    page.click("#ambush-button")  # too early: one Ambush! card is down
+    wait_model(page, "window.__rampart.view.phase === 'ambush'", TIMEOUT)
+    page.wait_for_selector("#coach-now:has-text('A race is on')", timeout=TIMEOUT)
+    assert "coach-dim" in (page.get_attribute("#coach-hint", "class") or "")
+    wait_model(page, "window.__rampart.view.phase === 'turn'", TIMEOUT)
+    assert page.get_attribute("#coach-hint", "data-step") == "play"  # the turn goes on
+    page.keyboard.press("p")  # pass instead of playing
+    coach_at(page, "bot-turn")
+    page.wait_for_selector("#coach-now:has-text('The bot is thinking')", timeout=TIMEOUT)
+    coach_at(page, "expose-again")
+    click_free_cell(page)
+    text = coach_at(page, "call")
+    known = model(page)["view"]["exposed"]["card"] == "ambush"
+    assert f"You know of {int(known)} Ambush! card(s)" in text  # the first went back
+    page.close()
