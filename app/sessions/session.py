@@ -319,7 +319,7 @@ class GameSession:
             back = [s for s in self.seats_of(peer.account_id) if s in self.disconnected]
             for seat in self.seats_of(peer.account_id):
                 self.disconnected.pop(seat, None)
-            self._announce_presence(back, connected=True)
+            self._announce_presence(back, connected=True, skip=peer)
         missed = None
         if command.last_version is not None and command.last_version <= self.version:
             missed = self.history.since(command.last_version)
@@ -356,15 +356,18 @@ class GameSession:
                 self.disconnected[seat] = now
             self._announce_presence(self.seats_of(peer.account_id), connected=False)
 
-    def _announce_presence(self, seats: list[int], *, connected: bool) -> None:
-        """Tell every connection that these seats' player came back or went (README:
-        ``presence``), so the other seats can show "X is disconnected"."""
+    def _announce_presence(
+        self, seats: list[int], *, connected: bool, skip: wire.Listener | None = None
+    ) -> None:
+        """Tell the other connections that these seats' player came back or went (README:
+        ``presence``), so they can show "X is disconnected"."""
         if self.finished:
             return
         for seat in seats:
             text = wire.dumps({"type": "presence", "seat": seat, "connected": connected})
             for other in list(self.peers):
-                other.send_text(text)
+                if other is not skip:
+                    other.send_text(text)
 
     def _chat(self, command: Chat) -> None:
         seat = command.peer.seat

@@ -133,7 +133,8 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
         break;
       case "presence": {
         // Another seat's link went or came back (the server noticed a dead link or a return).
-        if (message.seat === t.seat) break;
+        // A first arrival is no news: only a return after "disconnected" gets a line.
+        if (message.seat === t.seat || (message.connected && !t.away.has(message.seat))) break;
         const name = t.names[message.seat] || `Seat ${message.seat + 1}`;
         if (message.connected) t.away.delete(message.seat); else t.away.add(message.seat);
         chronicle.say({ kind: "turn", text: message.connected ? `${name} is back.` : `${name} is disconnected.` });
