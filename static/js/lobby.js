@@ -131,7 +131,7 @@ export function mountHome(root, navigate) {
       running.hidden = false;
       put(running, h("h2", "Your matches in progress"), h("ul.tables", data.matches.map((m) =>
         h("li.table-row", h("div.table-info", h("strong", gameTitle(m.game)), h("span.muted", ` ${m.seats.map((s) => s.name).join(" vs ")}`)),
-          h("a.btn.btn-primary", { href: `/table/${m.id}`, "data-link": "" }, "Rejoin")))));
+          h("a.btn.btn-primary", { href: m.seats.some((s) => s.bot === "practice") ? `/practice/${m.game}/${m.id}` : `/table/${m.id}`, "data-link": "" }, "Rejoin")))));
     }).catch(() => {});
   }
   const main = h("div.home",
