@@ -20,6 +20,9 @@ import pytest
 from tests.app.support import Api, Client, Server, free_port
 
 DOWN_LOG_LINE = "the database cannot be written"
+# How long an outage lasts beyond the checks made during it (0 in CI; ``bench/chaos.py``
+# sets 10 s, the campaign's full size).
+OUTAGE_S = float(os.environ.get("RAMPART_CHAOS_OUTAGE_S", "0"))
 
 
 @contextlib.asynccontextmanager
@@ -128,6 +131,18 @@ async def wait_for_log(server: Server, text: str, timeout: float = 20) -> None:
     while text not in server.log_text():
         assert asyncio.get_running_loop().time() < deadline, f"server never logged {text!r}"
         await asyncio.sleep(0.05)
+
+
+async def stay_down(duo: Duo, mover: Client, seq: int, action: dict[str, Any]) -> None:
+    """Keep the outage ``OUTAGE_S`` seconds, the refused move sent again every second: it is
+    refused each time, retryably, and never played."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + OUTAGE_S
+    while loop.time() < end:
+        await asyncio.sleep(1)
+        start = len(mover.messages)
+        await duo.resend(mover, seq, action)
+        assert_retryable_refusal(await duo.answer(mover, seq, start))
 
 
 def assert_retryable_refusal(reply: dict[str, Any]) -> None:

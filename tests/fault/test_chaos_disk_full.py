@@ -25,6 +25,7 @@ from tests.fault.chaos_support import (
     no_tracebacks,
     serving,
     sqlite_path,
+    stay_down,
     wait_for_log,
 )
 
@@ -107,10 +108,11 @@ async def full_mid_match(server: Server, api: Api, disk: Path) -> None:
     assert not any(m.get("client_seq") == held_seq for m in held_by.messages)
     mover, seq, action = await two.send_move()
     assert_retryable_refusal(await two.answer(mover, seq))
+    await stay_down(two, mover, seq, action)
     # A REST write meets the full disk too: a 503 with a stable code, not a 500.
-    reply = await api.client.post("/api/accounts", json={"name": "eve"})
-    assert reply.status_code == 503, reply.text
-    assert reply.json()["error"]["code"] in ("server/unavailable", "server/busy")
+    rest = await api.client.post("/api/accounts", json={"name": "eve"})
+    assert rest.status_code == 503, rest.text
+    assert rest.json()["error"]["code"] == "server/unavailable"
     assert not any(m.get("client_seq") == held_seq for m in held_by.messages)
     filler.unlink()  # space returns
     reply = await one.answer(held_by, held_seq)

@@ -17,6 +17,7 @@ from tests.fault.chaos_support import (
     assert_retryable_refusal,
     no_tracebacks,
     serving,
+    stay_down,
     wait_for_log,
 )
 
@@ -44,6 +45,7 @@ async def down_mid_match(server: Server, api: Api, postgres: ThrowawayPostgres) 
     assert not any(m.get("client_seq") == held_seq for m in held_by.messages)
     mover, seq, action = await two.send_move()
     assert_retryable_refusal(await two.answer(mover, seq))
+    await stay_down(two, mover, seq, action)
     watcher = await Client(server, two.match_id, None).connect()
     assert watcher.version == 2
     reply = await api.get(f"/api/matches/{two.match_id}/state", two.tokens[0])

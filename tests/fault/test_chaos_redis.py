@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.app.support import Api, Client, Server, free_port
-from tests.fault.chaos_support import Duo, ThrowawayPostgres, no_tracebacks
+from tests.fault.chaos_support import OUTAGE_S, Duo, ThrowawayPostgres, no_tracebacks
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server")
 
@@ -180,7 +180,8 @@ async def restart_mid_match(one: Server, two: Server, redis: RestartableRedis) -
         await asyncio.to_thread(redis.kill)
         await a.play(1)  # Redis is not on the path of a move
         await b.play(1)
-        await asyncio.sleep(1.5)  # past the node TTL: every process's key would have lapsed
+        # Past the node TTL (every process's key would have lapsed), or the full outage.
+        await asyncio.sleep(max(1.5, OUTAGE_S))
         await asyncio.to_thread(redis.start)  # empty
         for _ in range(4):  # a few node TTLs of play after the restart
             await a.play(1)

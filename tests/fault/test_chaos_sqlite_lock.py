@@ -20,6 +20,7 @@ from tests.fault.chaos_support import (
     no_tracebacks,
     serving,
     sqlite_path,
+    stay_down,
     wait_for_log,
 )
 
@@ -87,6 +88,7 @@ async def locked_mid_match(server: Server, api: Api) -> None:
         mover, seq, action = await two.send_move()
         refusal = await two.answer(mover, seq)
         assert_retryable_refusal(refusal)
+        await stay_down(two, mover, seq, action)
         # That match still serves: a newcomer is welcomed, REST reads answer.
         watcher = await Client(server, two.match_id, None).connect()
         assert watcher.version == 2
