@@ -98,6 +98,14 @@ const EMBLEMS = {
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
+// Each side's pennant in the art's corner: Red bears a sun, Blue a star, so a card shows whose
+// it is by its picture, not only by its frame colour.
+const DEVICES = [
+  '<circle cx="7" cy="7" r="3" fill="#ffe08a"/><path d="M7 1v2M7 11v2M1 7h2M11 7h2M3 3l1.5 1.5M9.5 9.5L11 11M3 11l1.5-1.5M9.5 4.5L11 3" stroke="#ffe08a" stroke-width="1"/>',
+  '<path d="M7 1.5l1.6 3.6 3.9.4-2.9 2.6.8 3.9L7 10l-3.4 2 .8-3.9-2.9-2.6 3.9-.4z" fill="#f2f6ff"/>',
+];
+const pennant = (side, colour) => `<rect x="9" y="82" width="82" height="7" fill="${colour}" opacity="0.75"/><g class="cs-pennant" transform="translate(74 10)"><path d="M0 0h14v18l-7-4-7 4z" fill="${colour}" stroke="#f2e6c8" stroke-width="1"/>${DEVICES[side]}</g>`;
+
 /** A card face as SVG markup (viewBox 100x140); ``side`` 0/1 adds that side's banner. */
 export function faceSvg(kind, side = -1) {
   const card = CARDS[kind] || { title: kind, type: "action" };
@@ -113,6 +121,7 @@ export function faceSvg(kind, side = -1) {
     <rect x="2" y="2" width="96" height="136" rx="9" fill="${dark}" stroke="${stroke}" stroke-width="${banner ? 5 : 2}"/>
     <rect x="9" y="9" width="82" height="80" rx="6" fill="url(#cs-g-${kind})"/>
     <g transform="translate(20 18)">${EMBLEMS[kind] || ""}</g>
+    ${banner ? pennant(side, banner) : ""}
     <rect x="8" y="94" width="84" height="38" rx="5" fill="#efe2c4"/>
     <text x="50" y="111" font-size="${size}"${fit} text-anchor="middle" fill="#2a1d10" font-weight="700" font-family="Georgia, serif">${esc(name)}</text>
     <text x="50" y="125" font-size="8.5" text-anchor="middle" fill="#6a5a40" font-family="sans-serif">${esc(typeLine(kind))}</text>

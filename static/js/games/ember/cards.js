@@ -1,6 +1,8 @@
 // Ember card data (names, modes, stones, play symbols and texts of engines/ember/cards.json),
 // the four heroes, and the cards' SVG art: a frame coloured by mode, stones as gems, symbols.
 
+import { cardArt } from "./art.js";
+
 export const CARDS = {
   ember_shard: {"name": "Ember Shard", "mode": "hasty", "stones": 2, "play": "emberscape", "text": "No effect: its ember stones count once collected."},
   ember_cluster: {"name": "Ember Cluster", "mode": "greedy", "stones": 3, "play": "emberscape", "text": "No effect: its ember stones count once collected."},
@@ -107,8 +109,7 @@ export function cardFaceSvg(id) {
     <rect x="8" y="26" width="84" height="66" rx="6" fill="${mode.color}" opacity="0.35"/>
     ${gems}
     ${symbol(MODE_ICONS[card.mode], 74, 5, 18, mode.color)}
-    <path d="M50 36c12 14 16 22 8 38-4 5-12 5-16 0-7-8 0-18 0-18s4 9 8 5c4-8-4-16 0-25z" fill="#ff9a4a" opacity="0.9"/>
-    <path d="M50 58c5 6 6 10 3 15-2 2-5 2-7 0-2-4 1-8 1-8s1 3 3 2c1-3-1-6 0-9z" fill="#ffe08a"/>
+    <g class="em-picture" transform="translate(28 34) scale(1.1)">${cardArt(id)}</g>
     ${symbol(PLAY_ICONS[card.play], 10, 70, 16, "#f4d27a")}
     ${tag ? `<text x="90" y="88" font-size="8" font-weight="800" text-anchor="end" fill="#fff" letter-spacing="0.5">${tag}</text>` : ""}
     <rect x="8" y="96" width="84" height="36" rx="5" fill="#efe2c4"/>
