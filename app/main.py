@@ -10,7 +10,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.accounts.guard import AccountGuard
-from app.api.errors import install_error_handlers
+from app.api.errors import declared, install_error_handlers
+from app.api.limits import BodyLimit
 from app.api.routes import (
     accounts,
     games,
@@ -127,8 +128,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="A real-time multiplayer server for castle card games",
         version="0.1.0",
         lifespan=lifespan,
+        # Any request may carry a body too large to read (``BodyLimit``).
+        responses=declared(413),
     )
     install_error_handlers(app)
+    app.add_middleware(BodyLimit)
     app.add_middleware(RequestMetricsMiddleware)
     app.add_middleware(RequestIdMiddleware)
     routers = (

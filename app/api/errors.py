@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from app.api.limits import BodyTooLarge
 from app.api.schemas import ErrorOut
 from app.db.engine import DatabaseUnavailable, database_unavailable
 from app.errors import AppError
@@ -22,6 +23,7 @@ STATUS_MEANING = {
     403: "Not yours to do (`lobby/not_host`, `tournament/not_organiser`, ...)",
     404: "Nothing by that id or name (`match/not_found`, `lobby/unknown_game`, ...)",
     409: "The resource is not in a state that allows this (`lobby/full`, ...)",
+    413: "The request body is larger than the API takes (`request/too_large`)",
     422: "A value out of bounds or malformed (`request/invalid`), or refused by the rules",
     429: "Too many attempts: retry after `Retry-After` seconds",
     503: "Busy or unreachable for a moment (`server/busy`, `cluster/unavailable`): retry",
@@ -85,6 +87,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             error_body("server/internal", "the server failed; this is a bug"), status_code=500
         )
+
+    @app.exception_handler(BodyTooLarge)
+    async def _too_large(_request: Request, exc: BodyTooLarge) -> JSONResponse:
+        return JSONResponse(error_body("request/too_large", str(exc.detail)), status_code=413)
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, exc: HTTPException) -> JSONResponse:

@@ -4,6 +4,7 @@ database or the engines; a value outside them is a 422 ``request/invalid``, neve
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Annotated, Any
 
@@ -50,6 +51,7 @@ OPTION_KEY_LENGTH = 40
 OPTION_DEPTH_MAX = 4
 OPTION_ITEMS_MAX = 512  # every value counted, nested ones included
 OPTION_TEXT_MAX = 200
+OPTIONS_BYTES_MAX = 16 * 1024  # as JSON
 SAFE_INT = 2**53 - 1  # integers JSON clients (browsers) read exactly
 
 
@@ -90,13 +92,16 @@ def _check_value(value: Any, where: str, depth: int, budget: list[int]) -> None:
 
 def bounded_options(options: dict[str, Any]) -> dict[str, Any]:
     """``options`` if it is small, finite JSON: at most 32 keys of 1-40 characters, nesting 4
-    deep, 512 values, strings of 200 characters, integers within ±(2^53-1), no NaN."""
+    deep, 512 values, strings of 200 characters, integers within ±(2^53-1), no NaN, 16 KiB
+    as JSON in all."""
     if len(options) > OPTION_KEYS_MAX:
         raise ValueError(f"at most {OPTION_KEYS_MAX} options")
     for key in options:
         if not 1 <= len(key) <= OPTION_KEY_LENGTH:
             raise ValueError(f"option names are 1-{OPTION_KEY_LENGTH} characters")
     _check_value(options, "options", 0, [OPTION_ITEMS_MAX + 1])
+    if len(json.dumps(options)) > OPTIONS_BYTES_MAX:
+        raise ValueError(f"options take at most {OPTIONS_BYTES_MAX} bytes of JSON")
     return options
 
 

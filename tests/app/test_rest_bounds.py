@@ -124,6 +124,7 @@ BAD_OPTIONS: list[str] = [
     json.dumps({"x": list(range(600))}),
     json.dumps({"x": "s" * 201}),
     json.dumps({"k" * 41: 1}),
+    json.dumps({"x": ["s" * 200] * 100}),  # 20 KB: every part in bounds, the whole too big
 ]
 
 
@@ -148,6 +149,22 @@ async def test_a_body_that_is_not_json_is_a_declared_400(api: Api) -> None:
     assert str(reply.status_code) in declared["responses"]
 
 
+async def test_a_body_past_64_kib_is_a_413_announced_or_streamed(api: Api) -> None:
+    host = await guest(api, "Large")
+    headers = {"authorization": f"Bearer {host}", "content-type": "application/json"}
+    large = json.dumps({"game": "castles", "seats": 2, "pad": "x" * 70_000}).encode()
+
+    async def chunks() -> Any:
+        for start in range(0, len(large), 8192):
+            yield large[start : start + 8192]
+
+    announced = await api.client.post("/api/lobbies", content=large, headers=headers)
+    streamed = await api.client.post("/api/lobbies", content=chunks(), headers=headers)
+    for reply in (announced, streamed):
+        assert reply.status_code == 413, reply.text
+        assert reply.json()["error"]["code"] == "request/too_large"
+
+
 async def test_openapi_declares_the_refusals_of_every_operation(api: Api) -> None:
     schema = (await api.client.get("/openapi.json")).json()
     assert "HTTPValidationError" not in schema["components"]["schemas"]
@@ -159,6 +176,7 @@ async def test_openapi_declares_the_refusals_of_every_operation(api: Api) -> Non
                 if int(status) >= 400:
                     ref = response["content"]["application/json"]["schema"]["$ref"]
                     assert ref.endswith("/ErrorOut"), (name, status)
+            assert "413" in responses, name
             if operation.get("parameters") or "requestBody" in operation:
                 assert "422" in responses, name
             if "requestBody" in operation:
