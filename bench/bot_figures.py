@@ -18,6 +18,7 @@ planned timing and choice, reproducible from the seeds:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 from collections.abc import Callable
@@ -124,10 +125,8 @@ def _ambush_game(engine: Any, bots: list[Bot], seed: int) -> list[float]:
                     if hit["seat"] != event["seat"]:
                         taken[hit["seat"]] += hit["hp_lost"] + hit["absorbed"]
 
-    try:
+    with contextlib.suppress(_Enough):
         play(engine, bots, seed=seed, on_change=watch)
-    except _Enough:
-        pass
     return taken
 
 
@@ -200,12 +199,15 @@ def main() -> None:
     games = args.games
     print(f"Ambush!, 4 seats, damage taken from opponents' plays in the first {ROUNDS} rounds,")
     print(f"one seat only exposes and passes (rotating over the seats), {games} games per level")
-    print(f"{'level':>7} {'passive':>8} {'others':>8} {'ratio':>6}")
+    print("(ratio: passive / others; then the ratio with the passive one at each seat)")
+    print(f"{'level':>7} {'passive':>8} {'others':>8} {'ratio':>6}  passive at seat 0 1 2 3")
     for level in LEVEL_NAMES:
         mine, others = ambush_damage(4, games, level, passive=True)
         ratio = _ratio(statistics.fmean(mine), statistics.fmean(others))
+        by_seat = " ".join(_ratio(sum(mine[s::4]), sum(others[s::4])) for s in range(4))
         print(
-            f"{level:>7} {statistics.fmean(mine):>8.2f} {statistics.fmean(others):>8.2f} {ratio:>6}"
+            f"{level:>7} {statistics.fmean(mine):>8.2f} {statistics.fmean(others):>8.2f}"
+            f" {ratio:>6}  {by_seat}"
         )
     print(f"\nAmbush!, 4 heuristic bots, damage taken per seat (share), {games} games per level")
     for level in LEVEL_NAMES:

@@ -91,6 +91,7 @@ class Vote(Body):
 class AddBots(Body):
     kind: ShortText = "heuristic"
     count: int | None = Field(default=None, ge=1, le=16)
+    difficulty: ShortText = Field(default="normal", description="easy, normal or hard")
 
 
 class StartOut(BaseModel):

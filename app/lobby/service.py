@@ -19,7 +19,7 @@ from app.db.repositories import LobbyRepository, MatchRepository, SeatSpec
 from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.lobby.feed import LobbyFeed
-from app.sessions.bots import BOT_KINDS, has_bots
+from app.sessions.bots import BOT_KINDS, BOT_LEVELS, bot_spec, has_bots
 from app.sessions.hub import Hub, OwnedElsewhere
 from engines import registry
 from engines.base import ActionError, Rng
@@ -72,6 +72,13 @@ def empty_seat(seat: int) -> dict[str, Any]:
 
 def is_free(member: dict[str, Any]) -> bool:
     return member["account_id"] is None and member["bot"] is None
+
+
+def seat_bot(member: dict[str, Any]) -> str | None:
+    """The match seat's bot (``app.sessions.bots.bot_spec``: kind and difficulty), or None."""
+    if member["bot"] is None:
+        return None
+    return bot_spec(member["bot"], member.get("difficulty") or "normal")
 
 
 def lobby_json(lobby: Lobby) -> dict[str, Any]:
@@ -297,12 +304,23 @@ class LobbyService:
         return lobby
 
     async def add_bots(
-        self, db: AsyncSession, player: Account, lobby_id: int, kind: str, count: int | None
+        self,
+        db: AsyncSession,
+        player: Account,
+        lobby_id: int,
+        kind: str,
+        count: int | None,
+        difficulty: str = "normal",
     ) -> Lobby:
-        """Fill empty seats (all, or ``count``) with the engine's bots. Refuses
-        ``lobby/not_host``, ``lobby/bad_bot`` and ``lobby/no_bots`` (the game has none)."""
+        """Fill empty seats (all, or ``count``) with the engine's bots at ``difficulty`` (kept
+        with the seat, and with the match's seat once it starts). Refuses ``lobby/not_host``,
+        ``lobby/bad_bot``, ``lobby/bad_difficulty`` and ``lobby/no_bots`` (the game has
+        none)."""
         if kind not in BOT_KINDS:
             raise AppError("lobby/bad_bot", f"bot kind must be one of {BOT_KINDS}", status=422)
+        if difficulty not in BOT_LEVELS:
+            text = f"bot difficulty must be one of {', '.join(BOT_LEVELS)}"
+            raise AppError("lobby/bad_difficulty", text, status=422)
         async with self.lock(lobby_id):
             lobby = await self._open_lobby(db, lobby_id)
             if lobby.host_id != player.id:
@@ -312,7 +330,8 @@ class LobbyService:
             free = [m for m in lobby.members if is_free(m)]
             for member in free[: len(free) if count is None else count]:
                 castle = BOT_CASTLES[member["seat"] % len(BOT_CASTLES)]
-                member.update(bot=kind, name=f"{kind.title()} bot {member['seat']}", castle=castle)
+                name = f"{kind.title()} bot {member['seat']}"
+                member.update(bot=kind, difficulty=difficulty, name=name, castle=castle)
             await LobbyRepository(db).save(lobby)
         self.publish(lobby)
         return lobby
@@ -346,7 +365,7 @@ class LobbyService:
                 text = f"{refusal.code}: {refusal.message}"
                 raise AppError("lobby/bad_options", text, status=422) from refusal
             seats = [
-                SeatSpec(m["account_id"], m["bot"], names[index])
+                SeatSpec(m["account_id"], seat_bot(m), names[index])
                 for index, m in enumerate(lobby.members)
             ]
             match = await MatchRepository(db).create(

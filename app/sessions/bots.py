@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Bot, Decision, Engine
+from engines.botkit import DEFAULT_LEVEL, LEVEL_NAMES
 
 BOT_KINDS = ("heuristic", "random")
+BOT_LEVELS = LEVEL_NAMES
 # Kinds that matches seat without a lobby offering them (the practice bot of app/practice,
 # installed by create_app): kind -> factory(engine, seat, seed).
 EXTRA_BOT_KINDS: dict[str, Callable[[Engine, int, int], Bot]] = {}
@@ -28,17 +30,36 @@ def has_bots(engine: Engine) -> bool:
     return hasattr(module, "RandomBot") and hasattr(module, "HeuristicBot")
 
 
-def make_bot(engine: Engine, kind: str, seat: int, seed: int) -> Bot:
-    """A ``RandomBot`` or ``HeuristicBot`` (or an ``EXTRA_BOT_KINDS`` bot); raises
-    ``ValueError`` for another kind."""
-    extra = EXTRA_BOT_KINDS.get(kind)
+def bot_spec(kind: str, level: str = DEFAULT_LEVEL) -> str:
+    """What a bot seat stores (``match_seats.bot``): the kind, with ``:level`` unless normal,
+    so seats stored before there were levels read as normal bots."""
+    return kind if level == DEFAULT_LEVEL else f"{kind}:{level}"
+
+
+def parse_bot_spec(spec: str) -> tuple[str, str]:
+    """``"heuristic:hard"`` -> ``("heuristic", "hard")``; a bare kind is a normal bot. Raises
+    ``ValueError`` for an unknown level (the kind is checked by ``make_bot``)."""
+    kind, _, level = spec.partition(":")
+    level = level or DEFAULT_LEVEL
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}")
+    return kind, level
+
+
+def make_bot(engine: Engine, spec: str, seat: int, seed: int) -> Bot:
+    """A ``RandomBot`` or ``HeuristicBot`` at the spec's level (``bot_spec``), or an
+    ``EXTRA_BOT_KINDS`` bot; raises ``ValueError`` for another kind or level. A normal bot is
+    built as ``cls(seat, seed)``, so an engine whose bots know no levels (the bench ``tally``
+    game) still gets its bots."""
+    extra = EXTRA_BOT_KINDS.get(spec)
     if extra is not None:
         return extra(engine, seat, seed)
+    kind, level = parse_bot_spec(spec)
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown bot kind {kind!r}")
     module = importlib.import_module(bot_module_name(engine))
     cls = module.HeuristicBot if kind == "heuristic" else module.RandomBot
-    bot: Bot = cls(seat, seed)
+    bot: Bot = cls(seat, seed) if level == DEFAULT_LEVEL else cls(seat, seed, level=level)
     return bot
 
 

@@ -24,6 +24,7 @@ const WORDS = {
   "lobby/bad_vote": "Nobody sits at that seat.",
   "lobby/not_host": "Only the host can do that.",
   "lobby/bad_bot": "Unknown kind of bot.",
+  "lobby/bad_difficulty": "Pick a bot difficulty: easy, normal or hard.",
   "lobby/no_bots": "This game has no bots yet.",
   "lobby/not_full": "Fill every seat (players or bots) before starting.",
   "match/not_found": "There is no such match.",

@@ -92,7 +92,7 @@ async def vote(
 async def add_bots(
     lobby_id: IdPath, body: AddBots, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
-    lobby = await lobbies.add_bots(db, player, lobby_id, body.kind, body.count)
+    lobby = await lobbies.add_bots(db, player, lobby_id, body.kind, body.count, body.difficulty)
     return shown(lobby, player.id)
 
 

@@ -16,6 +16,7 @@ from app.db.models import Account, Match, MatchSeat
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
 from app.sessions import wire
+from app.sessions.bots import parse_bot_spec
 from engines import registry
 from engines.base import events_for
 from engines.playout import apply_entry
@@ -27,11 +28,14 @@ HIDDEN_OPTIONS = frozenset({"deck", "decks"})
 
 
 def seat_json(seat: MatchSeat) -> dict[str, Any]:
+    """A seat; a bot's stored spec (``heuristic:hard``) is shown as its kind and difficulty."""
+    kind, difficulty = parse_bot_spec(seat.bot) if seat.bot else (None, None)
     return {
         "seat": seat.seat,
         "account_id": seat.account_id,
         "name": seat.name,
-        "bot": seat.bot,
+        "bot": kind,
+        "difficulty": difficulty,
         "ledger_delta": seat.ledger_delta,
     }
 
