@@ -1,5 +1,5 @@
-"""The start page lists a new public table live; its host fills the table with a bot, plays
-against it, resigns and sees the result with ledger changes."""
+"""The start page lists a new public table live; its host fills the table with a bot (a hard
+one), plays against it, resigns and sees the result with ledger changes."""
 
 from __future__ import annotations
 
@@ -40,8 +40,10 @@ def test_public_table_with_a_bot(browser: Any, server_url: str, artifacts: Path)
     visitor.wait_for_selector(f"li.table-row[data-lobby='{lobby_id}']", timeout=TIMEOUT)
     visitor.screenshot(path=str(artifacts / "lobby-home.png"), full_page=True)
 
+    host.select_option("#bot-difficulty", "hard")
     host.click("#add-bots")
     host.wait_for_selector(".seat[data-seat='1'] .tag:has-text('bot')", timeout=TIMEOUT)
+    host.wait_for_selector(".seat[data-seat='1'] .bot-difficulty:has-text('hard')")
     host.click("#start-button")
     host.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
     host.wait_for_function("() => window.__rampart && window.__rampart.view", timeout=TIMEOUT)
