@@ -154,9 +154,11 @@ CASTLES = Scenario(
 def ember_deal(rng: random.Random) -> dict[str, Any]:
     # Per deck: 4 arcane cards, the 5-card hand, then the draw pile (top first).
     player_hand = ["ember_shard", "blade_dancer", "cleave", "glimmer", "war_cry"]
-    player_top = ["ember_cluster", "glimmer", "martyr", "kindling", *player_hand, "ember_cache"]
+    player_draws = ["ember_cache", "ember_shard", "war_cry"]
+    player_top = ["ember_cluster", "glimmer", "martyr", "kindling", *player_hand, *player_draws]
     bot_hand = ["ember_shard", "glimmer", "tidal_recall", "ember_cluster", "martyr"]
-    bot_top = ["tidestone", "glimmer", "riptide", "kindling", *bot_hand]
+    # The bot's first draws hold no attack: the first turns never open a response window.
+    bot_top = ["tidestone", "glimmer", "riptide", "kindling", *bot_hand, "tidestone", "ember_shard"]
     player = stacked(player_top, HEROES["rowl"].card_list(), rng)
     bot = stacked(bot_top, HEROES["yvera"].card_list(), rng)
     return {"heroes": ["rowl", "yvera"], "decks": [player, bot]}

@@ -104,6 +104,8 @@ def test_the_ambush_practice_round_from_the_start_page(
     page.click("#return-button:not([disabled])")
 
     hints["resume"] = coach_at(page, "resume")
+    # The bot may still be choosing its own returns: the turn goes on once every hand is in.
+    wait_model(page, "window.__rampart.legal.some((a) => a.type === 'play')", TIMEOUT)
     page.click(".hand-card[data-card='dragon']")
     click_free_cell(page)
 
