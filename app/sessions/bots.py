@@ -46,6 +46,12 @@ def parse_bot_spec(spec: str) -> tuple[str, str]:
     return kind, level
 
 
+def bot_label(spec: str) -> str:
+    """How a bot seat is named where it has no name of its own: ``heuristic bot (hard)``."""
+    kind, _, level = spec.partition(":")
+    return f"{kind} bot ({level})" if level else f"{kind} bot"
+
+
 def make_bot(engine: Engine, spec: str, seat: int, seed: int) -> Bot:
     """A ``RandomBot`` or ``HeuristicBot`` at the spec's level (``bot_spec``), or an
     ``EXTRA_BOT_KINDS`` bot; raises ``ValueError`` for another kind or level. A normal bot is

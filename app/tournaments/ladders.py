@@ -30,6 +30,7 @@ from app.db.models import (
 from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.scoring.ratings import SkillRating, System, rate_match, system_for
+from app.sessions.bots import bot_label
 from app.tournaments.background import BackgroundTasks
 from app.tournaments.writes import Writer
 from engines.base import Outcome
@@ -244,7 +245,7 @@ def _apply(session: Session, ladder: Ladder, match: Match, seats: list[MatchSeat
                 ladder_id=ladder.id,
                 account_id=row.account_id,
                 bot=None if row.account_id is not None else row.bot,
-                name=row.name if row.account_id is not None else f"{row.bot} bot",
+                name=row.name if row.account_id is not None else bot_label(row.bot or ""),
                 ratings={},
             )
             session.add(entry)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.sessions.bots import bot_spec, make_bot, parse_bot_spec
+from app.sessions.bots import bot_label, bot_spec, make_bot, parse_bot_spec
 from engines import registry
 from tests.app.conftest import ServerFactory
 from tests.app.support import Api, Client
@@ -50,6 +50,9 @@ def test_the_stored_bot_spec_builds_a_bot_of_that_level() -> None:
     """What ``match_seats.bot`` holds (a bare kind for normal bots, as before levels)."""
     engine = registry.get("ambush")
     assert bot_spec("heuristic", "normal") == "heuristic"
+    # A ladder names a bot entry by its spec: each level is rated as a player of its own.
+    assert bot_label("heuristic") == "heuristic bot"
+    assert bot_label(bot_spec("heuristic", "hard")) == "heuristic bot (hard)"
     assert parse_bot_spec(bot_spec("random", "hard")) == ("random", "hard")
     for game in ("ambush", "castles", "ember", "rampage"):
         built = make_bot(registry.get(game), "heuristic:easy", 1, 5)
