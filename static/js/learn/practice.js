@@ -21,7 +21,7 @@ export function mountPracticeStart(root, navigate, game) {
     try {
       if (!session.token) await guest();
       const started = await post("/api/practice", { game });
-      sessionStorage.setItem(STORE(started.match_id), JSON.stringify({ steps: started.steps, moves: started.moves, index: 0 }));
+      sessionStorage.setItem(STORE(started.match_id), JSON.stringify({ steps: started.steps, moves: started.moves, intro: started.intro, index: 0 }));
       if (!gone) navigate(`/practice/${game}/${started.match_id}`, { replace: true });
     } catch (err) {
       if (gone) return;
@@ -61,6 +61,7 @@ class Coach {
     this.matchId = matchId;
     this.steps = null;
     this.moves = {};
+    this.intro = "";
     this.index = 0;
     this.known = new Set(); // cells where this seat saw an Ambush! card go down, still there
     this.events = []; // this seat's events since the round began: {type, mine, event}
@@ -73,11 +74,11 @@ class Coach {
 
   async load() {
     const kept = JSON.parse(sessionStorage.getItem(STORE(this.matchId)) || "null");
-    if (kept && kept.steps) Object.assign(this, { steps: kept.steps, moves: kept.moves || {}, index: kept.index || 0 });
+    if (kept && kept.steps) Object.assign(this, { steps: kept.steps, moves: kept.moves || {}, intro: kept.intro || "", index: kept.index || 0 });
     else {
       try {
         const scenario = await get(`/api/practice/${this.game}`, { auth: false });
-        Object.assign(this, { steps: scenario.steps, moves: scenario.moves || {} });
+        Object.assign(this, { steps: scenario.steps, moves: scenario.moves || {}, intro: scenario.intro || "" });
       } catch { this.steps = []; }
     }
     this.advance();
@@ -87,7 +88,7 @@ class Coach {
   stop() { clearInterval(this.ticker); }
 
   save() {
-    sessionStorage.setItem(STORE(this.matchId), JSON.stringify({ steps: this.steps, moves: this.moves, index: this.index }));
+    sessionStorage.setItem(STORE(this.matchId), JSON.stringify({ steps: this.steps, moves: this.moves, intro: this.intro, index: this.index }));
   }
 
   get step() { return this.steps && this.steps[this.index]; }
@@ -206,6 +207,7 @@ class Coach {
         h("span.coach-bar", h("i", { style: { width: `${Math.round((100 * (this.index + 1)) / total)}%` } })),
         howtoLink(this.game, { newTab: true, cls: "coach-howto" }),
         last ? h("a#coach-leave.coach-howto", { href: "/", "data-link": "" }, "Leave practice") : null),
+      this.index === 0 && this.intro ? h("p.coach-intro", this.intro) : null,
       h("p#coach-hint.coach-hint", { "data-step": step.id, class: showHint ? "" : "coach-dim" }, this.fill(text)),
       waiting ? h("p#coach-now.coach-wait", waiting) : null,
       this.last ? h("p.coach-last", h("span", "Just now: "), this.last) : null,
