@@ -63,6 +63,7 @@ class Peer:
         self._ready = asyncio.Event()
         self._closing: int | None = None
         self._nonces = itertools.count(1)
+        self.last_nonce = 0  # of the latest ping queued
         # When the oldest ping not followed by any pong was queued (None: all answered).
         self._unanswered_since: float | None = None
         self.clock: Callable[[], float] = _monotonic_ms
@@ -196,7 +197,7 @@ class Peer:
         elif now - self._unanswered_since > DEAD_LINK_MS:
             self.drop_dead_link()
             return
-        nonce = next(self._nonces)
+        nonce = self.last_nonce = next(self._nonces)
         self._put(f'{{"type":"ping","nonce":{nonce}}}', None, nonce)
 
     def wake_pings(self) -> None:
@@ -209,7 +210,10 @@ class Peer:
     def pong(self, nonce: int | str, at_ms: float | None = None) -> bool:
         """A pong arrived; True if it answered one of this connection's pings."""
         answered = self.meter.pong(nonce, self.clock() if at_ms is None else at_ms) is not None
-        if answered:
+        # Without link measurement (a match without grab races) pings are not stamped and
+        # the meter knows no nonce: a pong for any ping sent still proves the link alive.
+        issued = isinstance(nonce, int) and not isinstance(nonce, bool)
+        if answered or (issued and 0 < int(nonce) <= self.last_nonce):
             self._unanswered_since = None
         return answered
 

@@ -133,11 +133,13 @@ async def wait_for_log(server: Server, text: str, timeout: float = 20) -> None:
         await asyncio.sleep(0.05)
 
 
-async def stay_down(duo: Duo, mover: Client, seq: int, action: dict[str, Any]) -> None:
-    """Keep the outage ``OUTAGE_S`` seconds, the refused move sent again every second: it is
-    refused each time, retryably, and never played."""
+async def stay_down(
+    duo: Duo, mover: Client, seq: int, action: dict[str, Any], minimum_s: float = 0.0
+) -> None:
+    """Keep the outage ``OUTAGE_S`` (at least ``minimum_s``) seconds, the refused move sent
+    again every second: it is refused each time, retryably, and never played."""
     loop = asyncio.get_running_loop()
-    end = loop.time() + OUTAGE_S
+    end = loop.time() + max(OUTAGE_S, minimum_s)
     while loop.time() < end:
         await asyncio.sleep(1)
         start = len(mover.messages)

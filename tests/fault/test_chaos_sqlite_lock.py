@@ -88,7 +88,9 @@ async def locked_mid_match(server: Server, api: Api) -> None:
         mover, seq, action = await two.send_move()
         refusal = await two.answer(mover, seq)
         assert_retryable_refusal(refusal)
-        await stay_down(two, mover, seq, action)
+        # Longer than the server's dead-link time (4 s without an answered ping): the
+        # sockets of the held match, quiet meanwhile, must stay open all the same.
+        await stay_down(two, mover, seq, action, minimum_s=5.0)
         # That match still serves: a newcomer is welcomed, REST reads answer.
         watcher = await Client(server, two.match_id, None).connect()
         assert watcher.version == 2
