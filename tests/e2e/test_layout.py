@@ -134,3 +134,23 @@ def test_phone_header_does_not_overflow(browser: Any, server_url: str) -> None:
             assert wide <= PHONE["width"]
     finally:
         ctx.close()
+
+
+def test_ember_with_heroes_and_hands_fits_one_screen(browser: Any, server_url: str) -> None:
+    """Past the hero choice both areas and a full hand of five are on the table at once."""
+    from tests.e2e.test_ember_table import OPTIONS
+
+    desk_ctx = browser.new_context(viewport=DESKTOP)
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    desk, phone = desk_ctx.new_page(), phone_ctx.new_page()
+    try:
+        steps.open_private_duel(desk, phone, server_url, "ember", OPTIONS, TIMEOUT)
+        desk.click(".em-hero-card.em-hero-free[data-hero='rowl']")
+        phone.click(".em-hero-card.em-hero-free[data-hero='yvera']")
+        for page, size in ((desk, "1280x800"), (phone, "390x844")):
+            steps.wait_model(page, "(window.__rampart.view.hand || []).length === 5", TIMEOUT)
+            show_toast(page)
+            check_one_screen(page, "ember", size)
+    finally:
+        desk_ctx.close()
+        phone_ctx.close()
