@@ -14,7 +14,7 @@ from app.errors import NotFound
 from app.practice import SCENARIOS
 from app.practice.bots import PRACTICE_KIND, practice_bot
 from app.practice.scenarios import Scenario
-from app.sessions.bots import EXTRA_BOT_KINDS, make_bot
+from app.sessions.bots import EXTRA_BOT_KINDS, bot_spec, make_bot
 from app.sessions.hub import Hub, OwnedElsewhere
 from engines import registry
 from engines.base import Bot, Engine
@@ -30,11 +30,8 @@ def install_practice_bots() -> None:
 
 
 def gentlest_heuristic(engine: Engine, seat: int, seed: int) -> Bot:
-    """The heuristic bot at its easy level where the server knows levels, else the plain one."""
-    try:
-        return make_bot(engine, "heuristic:easy", seat, seed)
-    except (ValueError, TypeError):
-        return make_bot(engine, "heuristic", seat, seed)
+    """The engine's heuristic bot at its easy level."""
+    return make_bot(engine, bot_spec("heuristic", "easy"), seat, seed)
 
 
 def scenario_for(game: str) -> Scenario:
