@@ -3,11 +3,13 @@
 Each bucket holds ``burst`` tokens and refills ``per_minute`` tokens a minute; an attempt takes
 one token before any password is hashed, so a storm is refused cheaply. Buckets live in this
 process's memory (a cluster limits each process apart); full buckets are forgotten when the
-table grows, so random names cannot grow it without bound.
+table grows, so random names cannot grow it without bound. ``address_key`` puts an IPv6
+client's whole /64 (what one host usually holds) in one bucket.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -16,6 +18,19 @@ from dataclasses import dataclass
 from app.errors import AppError
 
 MAX_BUCKETS = 50_000
+
+
+def address_key(host: str) -> str:
+    """The bucket of a client address: itself for IPv4, its /64 network for IPv6."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class RateLimited(AppError):
@@ -50,7 +65,7 @@ class TokenBuckets:
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= MAX_BUCKETS:
-                self.forget_full(now)
+                self.make_room(now)
             bucket = self.buckets[key] = Bucket(float(self.burst), now)
         bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.per_second)
         bucket.stamp = now
@@ -68,6 +83,17 @@ class TokenBuckets:
         """Drop every bucket that has refilled: it behaves exactly like a missing one."""
         refill = self.burst / self.per_second
         self.buckets = {k: b for k, b in self.buckets.items() if now - b.stamp < refill}
+
+    def make_room(self, now: float) -> None:
+        """Forget the full buckets and, if the table is still crowded (a flood of new keys),
+        the least recently touched tenth too: a forgotten key starts afresh, which is lenient,
+        but the table stays bounded and this scan runs at most once per tenth of it."""
+        self.forget_full(now)
+        excess = len(self.buckets) - MAX_BUCKETS * 9 // 10
+        if excess > 0:
+            oldest = sorted(self.buckets, key=lambda k: self.buckets[k].stamp)[:excess]
+            for key in oldest:
+                del self.buckets[key]
 
 
 class Throttle:

@@ -13,10 +13,11 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 
+import app.accounts.throttle
 import app.security
 from app.__main__ import migrate
 from app.accounts.guard import AccountGuard
-from app.accounts.throttle import RateLimited, Throttle, TokenBuckets
+from app.accounts.throttle import RateLimited, Throttle, TokenBuckets, address_key
 from app.api.errors import install_error_handlers
 from app.api.routes import accounts
 from app.config import Settings
@@ -64,6 +65,22 @@ def test_a_refused_attempt_takes_no_token_and_full_buckets_are_forgotten() -> No
     clock.now += 5
     names.forget_full(clock.now)
     assert names.buckets == {}
+
+
+def test_an_ipv6_host_is_one_address_and_the_table_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff:7") == "2001:db8::/64"
+    assert address_key("2001:db8:0:1::1") != address_key("2001:db8::1")
+    assert address_key("::ffff:10.0.0.1") == address_key("10.0.0.1") == "10.0.0.1"
+    monkeypatch.setattr(app.accounts.throttle, "MAX_BUCKETS", 100)
+    clock = FakeClock()
+    names = TokenBuckets(burst=1, per_minute=1, clock=clock)
+    for k in range(1000):  # a flood of new names, none refilled yet
+        clock.now += 0.001
+        names.take(f"name {k}")
+        assert len(names.buckets) <= 100
+    assert "name 999" in names.buckets and "name 0" not in names.buckets
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Request
 
 from app.accounts.guard import AccountGuard
 from app.accounts.names import name_key, player_name
+from app.accounts.throttle import address_key
 from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
 from app.api.errors import declared
 from app.api.schemas import AccountOut, Login, NewAccount, TokenOut
@@ -33,8 +34,9 @@ GuardDep = Annotated[AccountGuard, Depends(get_account_guard)]
 
 
 def client_address(request: Request) -> str:
-    """The caller's address (behind a proxy, uvicorn takes it from ``X-Forwarded-For``)."""
-    return request.client.host if request.client else "unknown"
+    """The caller's address, an IPv6 one as its /64 (behind a proxy, uvicorn takes it from
+    ``X-Forwarded-For``)."""
+    return address_key(request.client.host if request.client else "unknown")
 
 
 def account_out(account: Account) -> AccountOut:
