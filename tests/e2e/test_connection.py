@@ -36,7 +36,9 @@ def black_hole(page: Any) -> dict[str, bool]:
 
 
 def test_a_dead_link_is_noticed_on_both_sides(browser: Any, server_url: str) -> None:
-    alice_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    alice_ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     bram_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     alice, bram = alice_ctx.new_page(), bram_ctx.new_page()
     switch = black_hole(alice)
@@ -47,6 +49,14 @@ def test_a_dead_link_is_noticed_on_both_sides(browser: Any, server_url: str) -> 
 
         switch["on"] = True
         alice.wait_for_selector(".conn:has-text('Connection lost')", timeout=NOTICE_WAIT)
+        # On the phone too the notice is whole: on screen and not cut short.
+        shown = alice.evaluate(
+            """() => { const el = document.querySelector('.conn');
+              const r = el.getBoundingClientRect();
+              return r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight
+                && el.scrollWidth <= el.clientWidth + 1; }"""
+        )
+        assert shown, "the Connection lost notice is cut off"
         bram.wait_for_selector(
             f".conn.away:has-text('{alice_name} is disconnected')", timeout=NOTICE_WAIT
         )
