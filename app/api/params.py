@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Path, Query
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
 # Row ids, versions and seat counts are 32-bit INTEGER columns on PostgreSQL (SQLite would take
 # 64 bits; the narrower bound holds on both), so a larger number cannot name anything.
@@ -19,6 +21,7 @@ OFFSET_MAX = 2**31 - 1
 SEAT_MAX = 15  # seat numbers of a table of at most 16 seats (``NewLobby.seats``)
 ROUND_MAX = 64  # the most rounds a tournament plays (``NewTournament.rounds``)
 SHORT_TEXT = 32  # game ids, bot kinds, statuses, invite codes: String(32) columns
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
 
 # -- path parameters ---------------------------------------------------------------------------
 IdPath = Annotated[int, Path(ge=1, le=ID_MAX, description="a row id (1..2^31-1)")]
@@ -35,6 +38,35 @@ VersionQuery = Annotated[
 ]
 Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="rows to skip")]
 GameQuery = Annotated[str | None, Query(max_length=SHORT_TEXT, description="a game id")]
+
+
+def iso_text(value: Any) -> Any:
+    """Only ISO 8601 text is an instant here (pydantic would also read ``0.5`` as seconds
+    since 1970, which the schema's ``date-time`` does not allow)."""
+    if isinstance(value, str) and not ISO_DATE.match(value):
+        raise ValueError("an ISO 8601 date-time, such as 2026-01-31T12:00:00Z")
+    return value
+
+
+def in_utc(moment: datetime | None) -> datetime | None:
+    """``moment`` in UTC (naive means UTC), refused when UTC has no such instant: year 1 at
+    +01:00 or year 9999 at -01:00 would overflow where the database converts it."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("the instant lies outside years 1-9999 in UTC") from None
+
+
+MomentQuery = Annotated[
+    datetime | None,
+    Query(description="an ISO 8601 instant"),
+    BeforeValidator(iso_text),
+    AfterValidator(in_utc),
+]
 StatusQuery = Annotated[str | None, Query(max_length=16, description="a status")]
 
 

@@ -24,6 +24,7 @@ class ErrorInfo(BaseModel):
     code: str = Field(description="stable, ``area/reason``: switch on this")
     message: str = Field(description="for people; may change")
     details: list[ErrorDetail] | None = Field(default=None, description="request/invalid only")
+    retry: bool | None = Field(default=None, description="true: the same request may succeed soon")
 
 
 class ErrorOut(BaseModel):

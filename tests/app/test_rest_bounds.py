@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.app.conftest import BACKENDS, ServerFactory
 from tests.app.support import Api, Server
 
 HUGE = (2**63, 2**64, 10**30, 2**31, 0, -1)  # 2^31: past a 32-bit INTEGER column
@@ -93,9 +94,33 @@ async def test_versions_offsets_players_and_seats_out_of_range_are_422(api: Api)
         invalid(await api.get("/api/matches", host, offset=number), "offset")
         invalid(await api.get(f"/api/ladders/{ladder_id}/entries", offset=number), "offset")
     invalid(await api.get("/api/matches", host, game="g" * 33), "game")
+    invalid(await api.get("/api/matches", host, until="0.5"), "until")  # not an ISO date-time
     # In range they still work.
     assert (await api.get(f"/api/matches/{match_id}/state", host, version=0)).status_code == 200
     assert (await api.get("/api/matches", host, offset=2**31 - 1)).json()["matches"] == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_what_the_database_cannot_hold_is_refused_before_it(
+    make_server: ServerFactory, backend: str
+) -> None:
+    """PostgreSQL's INTEGER ids are 32-bit and its instants must exist in UTC: an id of 2^31
+    or a year-1 instant east of Greenwich failed there with a 500 (SQLite took both)."""
+    api = Api(make_server(backend))
+    try:
+        token = await guest(api, "Database")
+        for method, template, body in ID_ROUTES:
+            reply = await send(api, method, template.format(2**31), token, body)
+            assert reply.status_code == 422, (method, template, reply.text)
+        for name, instant in (
+            ("since", "0001-01-01T00:00:00+01:00"),
+            ("until", "9999-12-31T23:59:59-01:00"),
+        ):
+            invalid(await api.get("/api/matches", token, **{name: instant}), name)
+        fine = await api.get("/api/matches", token, since="2020-01-01T00:00:00+05:00")
+        assert fine.status_code == 200 and fine.json()["total"] == 0
+    finally:
+        await api.close()
 
 
 async def test_integers_inside_bodies_are_bounded(api: Api) -> None:

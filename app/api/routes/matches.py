@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -11,7 +10,16 @@ from fastapi.responses import StreamingResponse
 
 from app.api.deps import OptionalPlayer, SessionDep
 from app.api.errors import declared
-from app.api.params import GameQuery, IdPath, IdQuery, Offset, SeatQuery, StatusQuery, VersionQuery
+from app.api.params import (
+    GameQuery,
+    IdPath,
+    IdQuery,
+    MomentQuery,
+    Offset,
+    SeatQuery,
+    StatusQuery,
+    VersionQuery,
+)
 from app.db.models import Account, Match, MatchSeat
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
@@ -80,8 +88,8 @@ async def list_matches(
     game: GameQuery = None,
     player: IdQuery = None,
     status: StatusQuery = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: MomentQuery = None,
+    until: MomentQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Offset = 0,
 ) -> dict[str, Any]:
