@@ -31,8 +31,8 @@ if __package__ in (None, ""):  # run as a script: the repository root on the pat
 
 from engines import registry
 from engines.ambush.bots import HeuristicBot as AmbushBot
-from engines.base import Bot, Decision
-from engines.botkit import LEVEL_NAMES
+from engines.base import Bot, Decision, Rng
+from engines.botkit import LEVEL_NAMES, LEVELS, Reaction
 from engines.ember.bots import HeuristicBot as EmberBot
 from engines.playout import play
 
@@ -192,11 +192,7 @@ def _ratio(mine: float, others: float) -> str:
     return f"{mine / others:.2f}" if others else "-"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=500, help="games per row")
-    args = parser.parse_args()
-    games = args.games
+def print_ambush_damage(games: int) -> None:
     print(f"Ambush!, 4 seats, damage taken from opponents' plays in the first {ROUNDS} rounds,")
     print(f"one seat only exposes and passes (rotating over the seats), {games} games per level")
     print("(ratio: passive / others; then the ratio with the passive one at each seat)")
@@ -215,14 +211,36 @@ def main() -> None:
         whole = sum(totals) or 1.0
         shares = "  ".join(f"seat {s}: {t / whole:.3f}" for s, t in enumerate(totals))
         print(f"{level:>7}  {shares}")
+
+
+def print_ember_attacks(games: int) -> None:
     print(f"\nEmber, 4 seats, attacks aimed at each seat, normal bots, {games} games")
     for passive in (False, True):
         totals = ember_attacks(4, games, "normal", passive=passive)
         label = "seat 0 passive" if passive else "four bots"
         rest = statistics.fmean(totals[1:])
-        cells = "  ".join(f"seat {s}: {t:.0f}" for s, t in enumerate(totals))
-        print(f"{label:>15}  {cells}  (seat 0 / others {_ratio(totals[0], rest)})")
+        counts = "  ".join(f"seat {s}: {t:.0f}" for s, t in enumerate(totals))
+        print(f"{label:>15}  {counts}  (seat 0 / others {_ratio(totals[0], rest)})")
+
+
+def print_reaction_draws() -> None:
+    print("\nReaction draws per level, 10,000 each (ms): p10 / median / p90, minimum")
+    for level in LEVEL_NAMES:
+        setting, rng = LEVELS[level], Rng(1)
+        columns: list[str] = []
+        for name in ("first_grab", "next_grab", "reaim", "call"):
+            reaction: Reaction = getattr(setting, name)
+            draws = [reaction.draw(rng) for _ in range(10_000)]
+            columns.append(
+                f"{name} {percentile(draws, 0.1):.0f}/{statistics.median(draws):.0f}"
+                f"/{percentile(draws, 0.9):.0f}, {min(draws)}"
+            )
+        print(f"{level:>7}  " + "  ".join(columns))
+
+
+def print_races(games: int) -> None:
     print(f"\nAmbush! race reactions of the bots, 4 seats, {games} games per level (ms)")
+    print("(a first grab re-aimed because another seat took the cell counts where it lands)")
     print(
         f"{'level':>7} {'calls':>6} {'first: p10':>11} {'median':>7} {'p90':>6} {'min':>5}"
         f" {'apart: p10':>11} {'median':>7} {'p90':>6} {'min':>5}"
@@ -236,6 +254,16 @@ def main() -> None:
             f" {statistics.median(r.apart):>7.0f} {percentile(r.apart, 0.9):>6.0f}"
             f" {min(r.apart):>5}"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=500, help="games per row")
+    args = parser.parse_args()
+    print_ambush_damage(args.games)
+    print_ember_attacks(args.games)
+    print_reaction_draws()
+    print_races(args.games)
 
 
 if __name__ == "__main__":
