@@ -28,6 +28,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.realtime.peer import KEEPALIVE_S
 from bench.loadgen.probes import cpu_seconds, free_port, memory_mb
 from bench.loadgen.servers import rampart_running, wait_up
 
@@ -137,7 +138,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             "kb_per_idle_socket": round(1024 * (rss_all - rss_one) / extra, 1) if extra else None,
             "kb_per_seat_with_session": round(1024 * (rss_one - rss_base) / len(first_wave), 1),
             "server_cpu_pct_idle": round(idle_cpu_pct, 1),
-            "ping_note": "tally: a keep-alive every 30 s, uvicorn pings every 20 s",
+            "ping_note": f"tally: a keep-alive every {KEEPALIVE_S:g} s, uvicorn pings every 20 s",
         }
         await asyncio.gather(*(ws.close() for ws in first_wave + rest), return_exceptions=True)
         return result
