@@ -14,6 +14,7 @@ from app.practice.scenarios import Scenario, Step, stacked
 from app.practice.service import gentlest_heuristic
 from engines import registry
 from engines.base import Bot, Event, events_for
+from tests.app.conftest import ServerFactory
 from tests.app.support import Api, Client, Server
 
 Action = dict[str, Any]
@@ -45,6 +46,29 @@ async def test_practice_starts_a_casual_match_against_the_practice_bot(
     await client.act(expose)
     patch = await client.wait_for("patch")
     assert [(e["type"], e.get("card")) for e in patch["events"]] == [("exposed", "ambush")]
+
+
+async def test_a_practice_match_survives_a_restart(make_server: ServerFactory) -> None:
+    """The practice bot is rebuilt with the match: its first turn, which starts only after the
+    restart, is played."""
+    server = make_server()
+    api = Api(server)
+    token = await api.guest("apprentice")
+    match_id = (await api.ok("/api/practice", token, {"game": "ambush"}))["match_id"]
+    await api.close()
+    player = await Client(server, match_id, token).connect()
+    await player.act(next(a for a in player.legal if a["type"] == "expose"))
+    await player.wait_for("patch", version=1)
+    await player.close()
+    server.stop()
+    server.start(server.log_path.parent)  # type: ignore[union-attr]
+    player = await Client(server, match_id, token).connect()
+    player.seq = 1  # the page goes on numbering its actions (1 was the expose)
+    await player.act(next(a for a in player.legal if a.get("card") == "knight"))
+    await player.wait_until(
+        lambda c: c.view is not None and c.view["turn"] == 0 and c.view["step"] == "expose"
+    )
+    assert player.view is not None and player.view["castles"][0]["hp"] == 18  # its Footman hit
 
 
 async def test_practice_refuses_unknown_games_and_visitors(api: Api) -> None:
@@ -214,3 +238,10 @@ def test_each_guided_start_reaches_free_play(game: str, seed: int) -> None:
 
     completed = follow(SCENARIOS[game], choose, seed)
     assert completed == [s.id for s in SCENARIOS[game].steps if s.done]
+
+
+@pytest.mark.parametrize("game", ["rampage", "castles", "ember"])
+def test_the_practice_bot_elsewhere_is_the_easy_heuristic_bot(game: str) -> None:
+    bot = gentlest_heuristic(registry.get(game), 1, 5)
+    assert type(bot).__name__ == "HeuristicBot"
+    assert bot.level.name == "easy"  # type: ignore[attr-defined]
