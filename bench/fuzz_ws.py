@@ -378,7 +378,10 @@ class FuzzTable:
             await self.open()
         seat = self.rng.choice(self.seats)
         text = self.text_for(spec, seat)
-        await seat.ws.send(text)
+        try:
+            await seat.ws.send(text)
+        except websockets.ConnectionClosed:
+            return  # counted (a 1011 as a crash) when the table reopens
         self.report.sent += 1
         kind = _message_type(text)
         if kind in ("pong", "chat"):
@@ -430,12 +433,12 @@ async def honest_match(server: Server, api: Api, report: Report, stop: asyncio.E
                 continue
             seq += 1
             version = mover.version
-            await mover.ws.send(json.dumps({"type": "action", "client_seq": seq,
-                                            "action": mover.legal[0]}))  # fmt: skip
+            move = {"type": "action", "client_seq": seq, "action": mover.legal[0]}
             try:
+                await mover.ws.send(json.dumps(move))
                 answer = await asyncio.wait_for(mover.answers.get(), ANSWER_WAIT_S)
-            except TimeoutError:
-                report.honest_failures.append(f"no answer to move {seq}")
+            except (TimeoutError, websockets.ConnectionClosed) as failure:
+                report.honest_failures.append(f"move {seq}: {failure!r}")
                 return
             if answer["type"] != "ack":
                 report.honest_failures.append(f"move {seq}: {answer}")

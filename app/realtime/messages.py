@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal, NamedTuple
 
+import msgspec
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
@@ -161,45 +162,44 @@ class PlainAction(NamedTuple):
     version: int | None
 
 
+# The move path's own decoder (msgspec: validated decoding in one C pass, about three times
+# faster than ``orjson.loads`` plus the checks in Python): a plainly valid action message,
+# within every bound of ``Action``, whose action values are short strings, safe integers,
+# booleans, nulls or short lists of those (a move's usual fields).
+_PlainValue = (
+    Annotated[str, msgspec.Meta(max_length=MAX_ACTION_STRING)]
+    | Annotated[int, msgspec.Meta(ge=-SAFE_INT, le=SAFE_INT)]
+    | bool
+    | None
+)
+_PlainField = _PlainValue | Annotated[list[_PlainValue], msgspec.Meta(max_length=MAX_ACTION_LIST)]
+
+
+class _PlainActionMessage(
+    msgspec.Struct, forbid_unknown_fields=True, tag_field="type", tag="action"
+):
+    client_seq: Annotated[int, msgspec.Meta(ge=0, le=SAFE_INT)]
+    action: Annotated[dict[str, _PlainField], msgspec.Meta(max_length=MAX_ACTION_FIELDS)]
+    seat: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEAT)] | None = None
+    version: Annotated[int, msgspec.Meta(ge=0, le=SAFE_INT)] | None = None
+
+
+_plain_decoder = msgspec.json.Decoder(_PlainActionMessage)
+
+
 def plain_action(text: str) -> PlainAction | None:
     """An action message when it is plainly valid, as its fields: no pydantic model is built
     (constructing one costs more than all the rest of a move's parsing). Anything unusual
     returns None and takes ``parse_client_message``, so refusals and their codes are the
-    validator's in every case. Plainly valid means within every bound of ``Action``: an
-    action whose values are all short strings, safe integers, booleans or nulls (a move's
-    usual fields), anything else taking the validator."""
+    validator's in every case (every message this accepts, the validator accepts alike)."""
     try:
-        data = orjson.loads(text)
-    except orjson.JSONDecodeError:
+        message = _plain_decoder.decode(text)
+    except msgspec.MsgspecError:
         return None
-    if type(data) is not dict or data.get("type") != "action" or not data.keys() <= _ACTION_KEYS:
+    action = message.action
+    if type(action.get("type")) is not str:
         return None
-    seq, action = data.get("client_seq"), data.get("action")
-    seat, version = data.get("seat"), data.get("version")
-    if (
-        type(seq) is int
-        and 0 <= seq <= SAFE_INT
-        and type(action) is dict
-        and len(action) <= MAX_ACTION_FIELDS
-        and type(action.get("type")) is str
-        and (seat is None or (type(seat) is int and 0 <= seat <= MAX_SEAT))
-        and (version is None or (type(version) is int and 0 <= version <= SAFE_INT))
-        and all(_plain_value(value) for value in action.values())
-    ):
-        return PlainAction(seq, action, seat, version)
-    return None
-
-
-def _plain_value(value: Any) -> bool:
-    kind = type(value)
-    if kind is str:
-        return len(value) <= MAX_ACTION_STRING
-    if kind is int:
-        return bool(-SAFE_INT <= value <= SAFE_INT)
-    return value is None or kind is bool
-
-
-_ACTION_KEYS = frozenset({"type", "client_seq", "action", "seat", "version"})
+    return PlainAction(message.client_seq, action, message.seat, message.version)
 
 
 _PONG_HEAD = '{"type":"pong","nonce":'
