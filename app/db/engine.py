@@ -69,7 +69,7 @@ def database_unavailable(error: BaseException) -> bool:
             return True
         if type(current).__name__ in PG_CONNECTION_ERRORS:
             return True
-        current = getattr(current, "orig", None) or current.__cause__ or current.__context__
+        current = getattr(current, "orig", None) or current.__cause__
     return False
 
 
