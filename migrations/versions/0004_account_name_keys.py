@@ -9,13 +9,15 @@ names themselves, so the existing unique constraint on ``name_key`` covers every
   rules (invisible or control characters, blank, too long) loses the offending characters or
   is cut, and becomes ``Player <id>`` when nothing visible is left;
 - when several accounts end up with one key, registered players keep it first, then the
-  oldest account; the others are renamed ``<name> #<id>`` (cut to fit 24 characters).
+  oldest account; the others are renamed ``<name> #<id>`` (cut to fit 24 characters), or
+  ``Player <id>`` should that be taken too.
 
 Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-26 01:20:00
 """
 
+import itertools
 import unicodedata
 from collections.abc import Sequence
 
@@ -23,6 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from app.accounts.names import (
+    MAX_KEY_LENGTH,
     MAX_NAME_LENGTH,
     REFUSED_CATEGORIES,
     NameInvalid,
@@ -66,6 +69,20 @@ def with_suffix(name: str, suffix: str) -> str:
     return f"{name[: MAX_NAME_LENGTH - len(suffix) - 1].rstrip()} {suffix}"
 
 
+def free_name(name: str, account_id: int, taken: set[str]) -> str:
+    """``name``, else ``name #<id>``, else ``Player <id>`` (numbered on): the first whose key
+    no account has yet (and fits the column)."""
+    numbered = (f"Player {account_id}-{n}" for n in itertools.count(2))
+    candidates = itertools.chain(
+        [name, with_suffix(name, f"#{account_id}"), f"Player {account_id}"], numbered
+    )
+    return next(
+        candidate
+        for candidate in candidates
+        if name_key(candidate) not in taken and len(name_key(candidate)) <= MAX_KEY_LENGTH
+    )
+
+
 def upgrade() -> None:
     connection = op.get_bind()
     rows = connection.execute(
@@ -76,11 +93,7 @@ def upgrade() -> None:
     taken: set[str] = set()
     changes: list[tuple[int, str, str]] = []
     for row in rows:
-        name = base = tidy(row.name, row.id)
-        attempt = 1
-        while name_key(name) in taken:
-            suffix = f"#{row.id}" if attempt == 1 else f"#{row.id}-{attempt}"
-            name, attempt = with_suffix(base, suffix), attempt + 1
+        name = free_name(tidy(row.name, row.id), row.id, taken)
         key = name_key(name)
         taken.add(key)
         if (name, key) != (row.name, row.name_key):
