@@ -128,22 +128,25 @@ class _Bot(SeededBot):
         started = race["started_at"]
         plan = self.grab_plan
         level = self.level
+        # The grab comes ``reaction`` after ``base``, never before ``floor``.
         if self.race_id != started:
             self.race_id = started
             self.new_race()
-            at = started + level.first_grab.draw(self.rng)
+            floor, base, reaction = started, started, level.first_grab
         elif plan is None:
-            at = now_ms + level.reaim.draw(self.rng)
+            floor, base, reaction = now_ms, now_ms, level.reaim
         elif plan.at_ms >= race["next_free"][self.seat]:
             if self.still_down(plan, legal):
                 return plan
-            at = max(plan.at_ms, now_ms + level.reaim.draw(self.rng))  # target gone: re-aim
+            floor, base, reaction = plan.at_ms, now_ms, level.reaim  # target gone: re-aim
         else:  # own grab landed
-            at = max(race["next_free"][self.seat], plan.at_ms + level.next_grab.draw(self.rng))
+            floor, base, reaction = race["next_free"][self.seat], plan.at_ms, level.next_grab
         cell = self.choose_grab(view, legal)
-        self.grab_plan = (
-            None if cell is None else Decision({"type": "grab", "cell": list(cell)}, at)
-        )
+        if cell is None:  # nothing worth grabbing: no reaction drawn either
+            self.grab_plan = None
+            return None
+        at = max(floor, base + reaction.draw(self.rng))
+        self.grab_plan = Decision({"type": "grab", "cell": list(cell)}, at)
         return self.grab_plan
 
     def new_race(self) -> None:
