@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.action_log import ActionLogWriter
 from app.db.repositories import MatchRepository
 from app.scoring.ledger import settle
-from app.sessions import changes, deadlines, wire
+from app.sessions import changes, deadlines, recovery, wire
 from app.sessions import races as race_steps
 from app.sessions.bots import BotSeat
 from app.sessions.clock import MatchClock
@@ -48,20 +48,9 @@ class GameSession:
     Accepted actions are persisted (one ``match_actions`` row per version) before anyone
     hears of them; then every attached connection gets its own filtered events and view.
 
-    Defence in depth: whatever one client's message does, the session survives it. A failure
-    while handling a message (an engine bug on a strange action, a reply that cannot be
-    encoded, a view that cannot be built) answers that client ``server/internal``, is logged
-    once, and the match plays on for every other seat, their sockets untouched. The engine's
-    state may be half-changed by a failed ``apply``, so it is not trusted: the session
-    restores the match in place from its action log (``restore``, by the hub's ``rebuild``)
-    before handling anything else. Why the log and not a snapshot taken before each apply:
-    a snapshot (``engine.to_json``) would cost every move; the log is what a restart would
-    replay anyway, and it holds every acknowledged action (an action is acknowledged only once
-    logged, and nothing is handled while a commit is in flight), so nothing acknowledged is
-    lost. Connections, the match clock, turn clocks, presence and the replies to each
-    client's last ``client_seq`` are kept; the state, version, history, bots and grab races
-    are the log's. Only a failure of the log itself (a row that cannot be written, or a log
-    that does not match memory) still ends the session: the hub rebuilds it from the log.
+    Defence in depth (``app/sessions/recovery.py`` says how and why): a failure while
+    handling one client's message answers that client ``server/internal``, the match's state
+    is restored in place from its action log, and every other seat plays on.
     """
 
     def __init__(
@@ -256,56 +245,13 @@ class GameSession:
             else:
                 self._chat(command)
         except Exception:
-            self._internal_failure(command, restore=False)
-
-    def _internal_failure(self, command: Command, *, restore: bool) -> None:
-        """Handling ``command`` raised: log it once, tell its sender ``server/internal`` and,
-        when the engine's state may be half-changed, restore it from the log before anything
-        else is handled. Every other connection plays on."""
-        seat = getattr(command.peer, "seat", None)
-        log.exception(
-            "match %s: handling %s from seat %s failed%s",
-            self.match_id,
-            type(command).__name__,
-            seat,
-            "; restoring the match from its log" if restore else "",
-        )
-        if restore:
-            self._restore_due = True
-            self._wake.set()
-        if isinstance(command, Detach):
-            return
-        seq = command.client_seq if isinstance(command, Submit) else None
-        reply = wire.error("server/internal", "the server failed on this message", seq)
-        try:
-            command.peer.send_text(wire.dumps(reply))
-        except Exception:
-            log.exception("match %s: could not answer a failed message", self.match_id)
+            recovery.answer_failure(self, command, restoring=False)
 
     async def restore(self) -> None:
-        """Replace the state (and everything derived from it) with the match rebuilt from its
-        action log, keeping the connections; see the class docstring. Raises when it cannot
-        (no rebuild, the log unreadable, or not at this session's version): the session then
-        ends and the hub rebuilds the match, as for a failed log write."""
+        """The state restored from the action log, connections kept (``recovery.restore``)."""
         self._restore_due = False
-        if self.rebuild is None:
-            raise RuntimeError(f"match {self.match_id}: its state failed and cannot be restored")
-        fresh = await self.rebuild(self.match_id)
-        if fresh.version != self.version:
-            raise RuntimeError(
-                f"match {self.match_id}: the log is at version {fresh.version}, "
-                f"the session at {self.version}"
-            )
-        self.state = fresh.state
-        self.history = fresh.history
-        self.bots = fresh.bots
-        self.forfeits = fresh.forfeits
-        self.races = fresh.races
-        self.views.clear()
+        await recovery.restore(self)
         self._stale_deadline = None
-        if self.races is not None and not self.finished:
-            self.races.refresh_links(len(self.seats), self.peers, self.bots)
-        log.warning("match %s: restored from its log at version %s", self.match_id, self.version)
 
     # ----- connections -------------------------------------------------------------------
 
@@ -398,7 +344,9 @@ class GameSession:
         try:
             return self._check_and_apply(command)
         except Exception:
-            self._internal_failure(command, restore=True)
+            recovery.answer_failure(self, command, restoring=True)
+            self._restore_due = True  # before anything else is handled
+            self._wake.set()
             return None
 
     def _check_and_apply(self, command: Submit) -> Change | None:
