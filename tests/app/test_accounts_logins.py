@@ -3,6 +3,8 @@ same password work for an unknown name as for a known one (counted with a spy, n
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +24,7 @@ from app.api.errors import install_error_handlers
 from app.api.routes import accounts
 from app.config import Settings
 from app.db.engine import create_engine, create_sessionmaker
+from app.security import PasswordsBusy, PasswordWorkers
 
 
 class FakeClock:
@@ -81,6 +84,34 @@ def test_an_ipv6_host_is_one_address_and_the_table_stays_bounded(
         names.take(f"name {k}")
         assert len(names.buckets) <= 100
     assert "name 999" in names.buckets and "name 0" not in names.buckets
+
+
+async def test_checks_run_on_the_argon2_threads_and_a_full_queue_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    threads: list[str] = []
+    real = app.security.verify_password
+
+    def spy(password_hash: str, password: str) -> bool:
+        threads.append(threading.current_thread().name)
+        return real(password_hash, password)
+
+    monkeypatch.setattr(app.security, "verify_password", spy)
+    workers = PasswordWorkers(workers=1, queue=1)
+    try:
+        stored = await workers.hash("a password")
+        # Three at once: one running, one waiting, the third refused at once.
+        results = await asyncio.gather(
+            *(workers.check(stored, guess) for guess in ("a password", "no", "no")),
+            return_exceptions=True,
+        )
+    finally:
+        workers.close()
+    assert results[:2] == [True, False]
+    assert isinstance(results[2], PasswordsBusy) and results[2].status == 503
+    assert results[2].code == "server/busy" and results[2].headers == {"Retry-After": "1"}
+    assert threads and all(name.startswith("argon2") for name in threads)
+    assert workers.in_flight == 0
 
 
 @pytest.fixture
