@@ -5,6 +5,8 @@ matches, tournaments and ladders; prints requests, statuses, 5xx and schema mism
     .venv/bin/python bench/fuzz_rest.py                   # full size (about 10 minutes)
     .venv/bin/python bench/fuzz_rest.py --examples 10     # quicker
     .venv/bin/python bench/fuzz_rest.py --url http://127.0.0.1:8000   # a server already up
+    scripts/with-postgres.sh sh -c '.venv/bin/python bench/fuzz_rest.py \
+        --database-url "$RAMPART_TEST_PG_URL"'                     # on PostgreSQL
 
 Exit status 1 when any request got a 5xx, a status the schema does not declare, or a body
 that does not match it (or a server traceback was logged). ``tests/fault/test_rest_fuzz.py``
@@ -37,12 +39,14 @@ if str(ROOT) not in sys.path:  # run as a script: make ``app`` importable
 from app.__main__ import serve_command  # noqa: E402
 from bench.loadgen.probes import free_port  # noqa: E402
 
-# The checks that hold the server to its schema (others judge API style, not conformance).
+# The checks that hold the server to its schema and its bounds (the others judge API style).
 CHECKS = (
     "not_a_server_error",
     "status_code_conformance",
     "content_type_conformance",
     "response_schema_conformance",
+    "negative_data_rejection",  # a value outside the schema's bounds must not be taken
+    "ignored_auth",  # a route that needs a token refuses a request without one
 )
 GAMES = ("castles", "ambush", "rampage", "ember")
 PASSWORD = "fuzz-password-1"
@@ -92,13 +96,13 @@ class Figures:
 
 
 @contextlib.contextmanager
-def server_running(workdir: Path) -> Iterator[str]:
-    """``python -m app`` on a free port and a fresh SQLite file in ``workdir`` (its log in
-    ``server.log`` there); yields the base URL once it answers."""
+def server_running(workdir: Path, database_url: str | None = None) -> Iterator[str]:
+    """``python -m app`` on a free port and ``database_url`` (default: a fresh SQLite file in
+    ``workdir``), its log in ``workdir/server.log``; yields the base URL once it answers."""
     port = free_port()
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{workdir}/rampart.db",
+        "DATABASE_URL": database_url or f"sqlite+aiosqlite:///{workdir}/rampart.db",
         "PYTHONPATH": str(ROOT),
     }
     with open(workdir / "server.log", "wb") as log:
@@ -297,14 +301,19 @@ def read_reports(har: Path, report: Path) -> Figures:
 
 
 def fuzz(
-    *, url: str | None = None, examples: int = 50, workers: int = 2, seed_value: int = 20
+    *,
+    url: str | None = None,
+    database_url: str | None = None,
+    examples: int = 50,
+    workers: int = 2,
+    seed_value: int = 20,
 ) -> Figures:
     """Seed, fuzz and count; with no ``url``, on a fresh server whose log is scanned for
     tracebacks afterwards."""
     with tempfile.TemporaryDirectory(prefix="rampart-fuzz-") as folder:
         workdir = Path(folder)
         with contextlib.ExitStack() as stack:
-            target = url or stack.enter_context(server_running(workdir))
+            target = url or stack.enter_context(server_running(workdir, database_url))
             seeded = seed(target)
             figures = run_schemathesis(
                 target, seeded, workdir, examples=examples, workers=workers, seed_value=seed_value
@@ -320,11 +329,22 @@ def fuzz(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="fuzz a server already running (default: start one)")
+    parser.add_argument(
+        "--database-url",
+        help="the started server's database (e.g. $RAMPART_TEST_PG_URL under "
+        "scripts/with-postgres.sh; default: a fresh SQLite file)",
+    )
     parser.add_argument("--examples", type=int, default=100, help="test cases per route")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20)
     args = parser.parse_args()
-    figures = fuzz(url=args.url, examples=args.examples, workers=args.workers, seed_value=args.seed)
+    figures = fuzz(
+        url=args.url,
+        database_url=args.database_url,
+        examples=args.examples,
+        workers=args.workers,
+        seed_value=args.seed,
+    )
     for text in figures.examples:
         print(text, file=sys.stderr)
     print(json.dumps(figures.as_json()))

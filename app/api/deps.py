@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -70,3 +70,5 @@ async def current_player(player: Annotated[Account | None, Depends(optional_play
 
 CurrentPlayer = Annotated[Account, Depends(current_player)]
 OptionalPlayer = Annotated[Account | None, Depends(optional_player)]
+# The ``openapi_extra`` of a route taking ``OptionalPlayer``: a token is optional (``{}``).
+OPTIONAL_TOKEN: dict[str, Any] = {"security": [{"HTTPBearer": []}, {}]}

@@ -10,7 +10,10 @@ from app.api.params import SHORT_TEXT, BodySeat, Options, ShortText
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: known fields only, each of its declared type (strict: ``false`` is
+    not a seat number, ``"2"`` not a count), as the OpenAPI schema says."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorDetail(BaseModel):

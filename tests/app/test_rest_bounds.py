@@ -135,6 +135,11 @@ async def test_integers_inside_bodies_are_bounded(api: Api) -> None:
         withdraw = f"/api/tournaments/{tournament['id']}/withdraw"
         invalid(await api.post(withdraw, host, {"entry_id": number}), "entry_id")
     invalid(await api.post("/api/lobbies", host, {"game": "x" * 33, "seats": 2}), "game")
+    # Strict types, as the schema says: false is no seat, "2" no count, 2.0 no seat count.
+    path = f"/api/lobbies/{lobby['id']}"
+    invalid(await api.post(f"{path}/castle", host, {"name": "K", "seat": False}), "seat")
+    invalid(await api.post(f"{path}/bots", host, {"count": "1"}), "count")
+    invalid(await api.post("/api/lobbies", host, {"game": "castles", "seats": 2.0}), "seats")
     invalid(await api.post(f"/api/lobbies/{lobby['id']}/bots", host, {"kind": "k" * 33}), "kind")
 
 
@@ -208,6 +213,9 @@ async def test_openapi_declares_the_refusals_of_every_operation(api: Api) -> Non
                 assert "400" in responses, name
             if operation.get("security"):
                 assert "401" in responses, name
+    # Reading a table or a match needs no token (a seat's view with one): optional, not absent.
+    for path in ("/api/lobbies/{lobby_id}", "/api/matches/{match_id}/state"):
+        assert {} in schema["paths"][path]["get"]["security"], path
 
 
 # -- rated integrity -----------------------------------------------------------------------

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.deps import CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
+from app.api.deps import OPTIONAL_TOKEN, CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
 from app.api.errors import declared
 from app.api.params import GameQuery, IdPath
 from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, StartOut, Vote
@@ -52,7 +52,7 @@ async def create_lobby(
     return shown(lobby, player.id)
 
 
-@router.get("/{lobby_id}", responses=declared(401, 404, 422, 503))
+@router.get("/{lobby_id}", responses=declared(401, 404, 422, 503), openapi_extra=OPTIONAL_TOKEN)
 async def get_lobby(lobby_id: IdPath, db: SessionDep, player: OptionalPlayer) -> dict[str, Any]:
     return shown(await LobbyRepository(db).get(lobby_id), player.id if player else None)
 

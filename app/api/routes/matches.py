@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import OptionalPlayer, SessionDep
+from app.api.deps import OPTIONAL_TOKEN, OptionalPlayer, SessionDep
 from app.api.errors import declared
 from app.api.params import (
     GameQuery,
@@ -129,6 +129,7 @@ async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
         200: {"content": {"application/x-ndjson": {}}, "description": "one JSON object a line"},
         **declared(401, 404, 422, 503),
     },
+    openapi_extra=OPTIONAL_TOKEN,
 )
 async def get_events(
     match_id: IdPath, db: SessionDep, viewer: OptionalPlayer, seat: SeatQuery = None
@@ -166,7 +167,9 @@ async def get_events(
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
-@router.get("/{match_id}/state", responses=declared(401, 404, 422, 503))
+@router.get(
+    "/{match_id}/state", responses=declared(401, 404, 422, 503), openapi_extra=OPTIONAL_TOKEN
+)
 async def get_state(
     match_id: IdPath,
     db: SessionDep,
