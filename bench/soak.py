@@ -5,8 +5,9 @@ accounts, a lobby, joins, server bots, start, sockets, moves, the result, socket
 whole life of a match, over and over, so what leaks per match shows. Each table is a tally
 match of four seats to ``--target`` points: ``--server-bots`` seats played by the server's own
 bots, the others by clients over websockets (the load generator's ``Seat``, moving ``--think``
-ms after its turn comes). Every ``--sample-s`` seconds the server's RSS (``/proc/PID/status``)
-and open file handles (``/proc/PID/fd``) are sampled.
+ms after its turn comes, and every ``--pause-every``-th move after ``--pause-ms``: a player
+thinking, a quiet socket the server must keep). Every ``--sample-s`` seconds the server's
+RSS (``/proc/PID/status``) and open file handles (``/proc/PID/fd``) are sampled.
 
 Prints one JSON line and a summary: start, end and max of each, the verdict (``flat`` when
 even the lowest sample of the last quarter is within the slack of the highest of the first
@@ -57,6 +58,8 @@ class SoakPlan:
     sample_s: float = 10.0
     clock_rate: float = 4.0
     match_timeout_s: float = 120.0
+    pause_every: int = 5  # every n-th move of a client seat comes after a long pause
+    pause_ms: int = 5000
     database_url: str | None = None
 
 
@@ -82,17 +85,38 @@ def trend(values: list[float], slack: float) -> str:
 
 
 class SoakSeat(Seat):
-    """A load-generator seat whose own close at the end of its match is not a dropped socket."""
+    """A load-generator seat playing the tally rule (``Seat``) to the end of its match, with a
+    long pause now and then (a player thinking: longer than the server's dead-link time, so a
+    quiet socket must stay open); its own close at the end is not a dropped socket."""
 
     closing = False
+
+    def __init__(self, run: Run, url: str, token: str, hint: int, plan: SoakPlan) -> None:
+        super().__init__(run, url, token, hint)
+        self.pause_every, self.pause_s = plan.pause_every, plan.pause_ms / 1000
+        self.moves = 0
 
     def lost(self, code: int) -> None:
         if not self.closing:
             super().lost(code)
 
     def schedule(self) -> None:
-        if not self.over:  # the tally rule of ``Seat`` plays endless matches
-            super().schedule()
+        run = self.run
+        if self.over or run.stats.stopped or self.in_flight or not run.go.is_set():
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        n = self.view.get("n", 0)
+        if self.view.get("turn") != self.seat or self.moved_for == n:
+            return
+        self.moves += 1
+        delay = run.plan.think_ms / 1000
+        if self.pause_every and self.moves % self.pause_every == 0:
+            delay = self.pause_s
+        self.moved_for = n
+        action = {"type": "move", "cell": (n * 7 + (self.seat or 0)) % 20}
+        self.timer = asyncio.get_running_loop().call_later(delay, self.send, action)
 
 
 @dataclass
@@ -184,7 +208,7 @@ class Soak:
         match_id = (await post(f"/api/lobbies/{lobby['id']}/start", {}, tokens[0]))["match_id"]
         url = f"{self.base.replace('http://', 'ws://')}/ws/matches/{match_id}"
         seats = [
-            SoakSeat(self.run, url, token.removeprefix("Bearer "), s)
+            SoakSeat(self.run, url, token.removeprefix("Bearer "), s, self.plan)
             for s, token in enumerate(tokens)
         ]
         for seat in seats:
@@ -295,6 +319,10 @@ def main() -> None:
     parser.add_argument("--sample-s", type=float, default=defaults.sample_s)
     parser.add_argument("--clock-rate", type=float, default=defaults.clock_rate)
     parser.add_argument("--match-timeout-s", type=float, default=defaults.match_timeout_s)
+    parser.add_argument(
+        "--pause-every", type=int, default=defaults.pause_every, help="0: never pause"
+    )
+    parser.add_argument("--pause-ms", type=int, default=defaults.pause_ms)
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     args = parser.parse_args()
     plan = SoakPlan(
@@ -306,6 +334,8 @@ def main() -> None:
         sample_s=args.sample_s,
         clock_rate=args.clock_rate,
         match_timeout_s=args.match_timeout_s,
+        pause_every=args.pause_every,
+        pause_ms=args.pause_ms,
         database_url=args.database_url,
     )
     result = asyncio.run(soak(plan))

@@ -1,6 +1,7 @@
 """The soak at CI size (``bench/soak.py``): tables played to their end and replaced for ~40 s
-against a real server; its open file handles stay flat and nothing goes wrong on either side
-(a failed table, a dropped socket, a refusal, a match that does not end, a traceback)."""
+against a real server, each client seat pausing 5 s now and then (longer than the server's
+dead-link time); its open file handles stay flat and nothing goes wrong on either side (a
+failed table, a dropped socket, a refusal, a match that does not end, a traceback)."""
 
 from __future__ import annotations
 
