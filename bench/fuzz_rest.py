@@ -47,6 +47,7 @@ CHECKS = (
     "response_schema_conformance",
     "negative_data_rejection",  # a value outside the schema's bounds must not be taken
     "ignored_auth",  # a route that needs a token refuses a request without one
+    "unsupported_method",  # a method a path lacks is a 405 naming those it has (Allow)
 )
 GAMES = ("castles", "ambush", "rampage", "ember")
 PASSWORD = "fuzz-password-1"
@@ -71,6 +72,8 @@ class Figures:
     failing_operations: set[str] = field(default_factory=set)
     examples: list[str] = field(default_factory=list)
     tracebacks: int = 0
+    # Test cases schemathesis itself failed to run (its own bugs, not the server's): reported.
+    tool_errors: int = 0
     seconds: float = 0.0
 
     @property
@@ -90,6 +93,7 @@ class Figures:
             "failures": dict(self.failures),
             "failing_operations": sorted(self.failing_operations),
             "tracebacks": self.tracebacks,
+            "tool_errors": self.tool_errors,
             "seconds": round(self.seconds, 1),
             "ok": self.ok,
         }
@@ -292,8 +296,10 @@ def read_reports(har: Path, report: Path) -> Figures:
         path = urlsplit(entry["request"]["url"]).path
         if 200 <= status < 300 and any(part.isdigit() for part in path.split("/")):
             figures.deep_ok += 1
+    data = json.loads(report.read_text())
+    figures.tool_errors = int((data.get("test_cases") or {}).get("errored") or 0)
     # The run report lists each kind of failure once, with its count and its operations.
-    for failure in json.loads(report.read_text()).get("failures") or []:
+    for failure in data.get("failures") or []:
         title = f"{failure['code']} {failure['title']}"
         figures.failures[title] += int(failure.get("count", 1))
         figures.failing_operations.update(failure.get("operations") or [])

@@ -94,9 +94,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse(
-            error_body(f"http/{exc.status_code}", str(exc.detail)), status_code=exc.status_code
-        )
+        # Its headers too: a 405 names the methods that are allowed (``Allow``).
+        body = error_body(f"http/{exc.status_code}", str(exc.detail))
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def _unavailable(error: Exception) -> JSONResponse:

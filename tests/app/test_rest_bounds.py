@@ -195,6 +195,12 @@ async def test_a_body_past_64_kib_is_a_413_announced_or_streamed(api: Api) -> No
         assert reply.json()["error"]["code"] == "request/too_large"
 
 
+async def test_a_method_a_path_lacks_is_a_405_naming_those_it_has(api: Api) -> None:
+    reply = await api.client.delete("/api/games")
+    assert reply.status_code == 405 and reply.headers["allow"] == "GET"
+    assert reply.json()["error"]["code"] == "http/405"
+
+
 async def test_openapi_declares_the_refusals_of_every_operation(api: Api) -> None:
     schema = (await api.client.get("/openapi.json")).json()
     assert "HTTPValidationError" not in schema["components"]["schemas"]
