@@ -46,6 +46,7 @@ class ClusterNode:
         feed.relay = self.bus.send
         self.bus.on("lobby", lambda body: _deliver_lobby(feed, body))
         self.bus.on("feed", lambda body: feed.deliver_text(body["text"]))
+        self.bus.on("notify", lambda body: feed.deliver_to(int(body["account_id"]), body["text"]))
         await self.bus.start()
 
     def serve_tournaments(self, tournaments: TournamentService) -> None:

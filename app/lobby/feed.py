@@ -37,6 +37,19 @@ class LobbyFeed:
         if self.relay is not None:
             self.relay("feed", {"text": text})
 
+    def notify(self, account_id: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to one player's lobby sockets, in whichever process they are
+        (quick play's ``matched``)."""
+        text = wire.dumps(message)
+        self.deliver_to(account_id, text)
+        if self.relay is not None:
+            self.relay("notify", {"account_id": account_id, "text": text})
+
+    def deliver_to(self, account_id: int, text: str) -> None:
+        for peer in list(self.subscribers):
+            if peer.account_id == account_id:
+                peer.send_text(text)
+
     def deliver_lobby(self, lobby: dict[str, Any], *, public: bool, members: set[int]) -> None:
         for peer in list(self.subscribers):
             is_member = peer.account_id is not None and peer.account_id in members

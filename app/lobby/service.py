@@ -351,37 +351,82 @@ class LobbyService:
                 raise stacked
             if any(is_free(m) for m in lobby.members):
                 raise Conflict("lobby/not_full", "fill every seat (players or bots) first")
-            seed = secrets.randbits(62)
-            options = engine_options(lobby.game, dict(lobby.options))
-            names = [m["castle"] or m["name"] or f"Seat {m['seat']}" for m in lobby.members]
-            options["names"] = names
-            vote = None
-            if lobby.game in NAME_VOTE_GAMES or lobby.options.get("name_vote"):
-                vote = run_name_vote(lobby.members, seed)
-                options.setdefault("first_seat", vote.first_seat)
-            try:
-                registry.get(lobby.game).setup(lobby.seat_count, seed, options)
-            except ActionError as refusal:
-                text = f"{refusal.code}: {refusal.message}"
-                raise AppError("lobby/bad_options", text, status=422) from refusal
-            seats = [
-                SeatSpec(m["account_id"], seat_bot(m), names[index])
-                for index, m in enumerate(lobby.members)
-            ]
-            match = await MatchRepository(db).create(
-                game=lobby.game,
-                options=options,
-                seed=seed,
-                seats=seats,
-                rated=lobby.rated,
-                time_control=lobby.time_control,
-                lobby_id=lobby.id,
-                started_wall_ms=int(time.time() * 1000),
-            )
-            lobby.status = "started"
-            lobby.match_id = match.id
-            await LobbyRepository(db).save(lobby)
+            match_id, vote = await self._launch(db, lobby, None)
+        self.publish(lobby)
+        return lobby, match_id, vote
+
+    async def seat_table(
+        self,
+        db: AsyncSession,
+        *,
+        game: str,
+        members: list[dict[str, Any]],
+        rated: bool,
+        time_control: dict[str, Any],
+        first_seat: int,
+    ) -> int:
+        """Seat a full table that nobody set up by hand (quick play, a rematch) and start its
+        match at once: ``members`` as ``empty_seat`` entries filled with players or bots and
+        their castle names; ``first_seat`` decided by the caller (no name vote). The table is
+        private: it exists only to start this match. Returns the match id."""
+        host = next(m["account_id"] for m in members if m["account_id"] is not None)
+        lobby = Lobby(
+            game=game,
+            seat_count=len(members),
+            options={},
+            public=False,
+            invite_code=secrets.token_urlsafe(6),
+            rated=rated,
+            hot_seat=False,
+            time_control=time_control,
+            status="open",
+            host_id=host,
+            members=members,
+        )
+        await LobbyRepository(db).add(lobby)
+        async with self.lock(lobby.id):
+            match_id, _ = await self._launch(db, lobby, first_seat)
+        self.publish(lobby)
+        return match_id
+
+    async def _launch(
+        self, db: AsyncSession, lobby: Lobby, first_seat: int | None
+    ) -> tuple[int, VoteResult | None]:
+        """Create the match of a full table and start its session (under the lobby's lock):
+        the name vote decides the first seat where it applies, unless ``first_seat`` is
+        given."""
+        seed = secrets.randbits(62)
+        options = engine_options(lobby.game, dict(lobby.options))
+        names = [m["castle"] or m["name"] or f"Seat {m['seat']}" for m in lobby.members]
+        options["names"] = names
+        vote = None
+        if first_seat is not None:
+            options["first_seat"] = first_seat
+        elif lobby.game in NAME_VOTE_GAMES or lobby.options.get("name_vote"):
+            vote = run_name_vote(lobby.members, seed)
+            options.setdefault("first_seat", vote.first_seat)
+        try:
+            registry.get(lobby.game).setup(lobby.seat_count, seed, options)
+        except ActionError as refusal:
+            text = f"{refusal.code}: {refusal.message}"
+            raise AppError("lobby/bad_options", text, status=422) from refusal
+        seats = [
+            SeatSpec(m["account_id"], seat_bot(m), names[index])
+            for index, m in enumerate(lobby.members)
+        ]
+        match = await MatchRepository(db).create(
+            game=lobby.game,
+            options=options,
+            seed=seed,
+            seats=seats,
+            rated=lobby.rated,
+            time_control=lobby.time_control,
+            lobby_id=lobby.id,
+            started_wall_ms=int(time.time() * 1000),
+        )
+        lobby.status = "started"
+        lobby.match_id = match.id
+        await LobbyRepository(db).save(lobby)
         with contextlib.suppress(OwnedElsewhere):  # a player's socket reached another first
             await self.hub.get(match.id)
-        self.publish(lobby)
-        return lobby, match.id, vote
+        return match.id, vote

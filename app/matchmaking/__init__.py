@@ -1,0 +1,1 @@
+"""Quick play: the matchmaking queue (store, pairing, service) and rematches."""
