@@ -22,6 +22,7 @@ from app.api.routes import (
     metrics,
     players,
     practice,
+    queue,
     tournaments,
 )
 from app.cluster.locks import Locks
@@ -31,6 +32,9 @@ from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService
+from app.matchmaking.rematch import RematchService
+from app.matchmaking.service import QueueService
+from app.matchmaking.store import MemoryQueue, QueueStore, RedisQueue
 from app.ops.logs import RequestIdMiddleware
 from app.ops.metrics import METRICS, RequestMetricsMiddleware
 from app.practice.service import install_practice_bots
@@ -88,7 +92,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # A commit's broadcasts leave in the same turn of the loop as the commit.
         action_log.after_commit = flusher.run_now
         app.state.lobby_feed = feed
-        app.state.lobbies = LobbyService(hub, feed, locks)
+        app.state.lobbies = lobbies = LobbyService(hub, feed, locks)
+        # Quick play: one queue for the cluster in Redis, else this process's own.
+        store: QueueStore = RedisQueue(node.redis) if node is not None else MemoryQueue()
+        app.state.queue = quick_play = QueueService(store, lobbies, sessionmaker, feed, locks)
+        app.state.rematches = RematchService(hub, lobbies, sessionmaker, feed)
         writer = Writer(engine, sessionmaker)
         ladder_service = LadderService(writer, locks)
         tournament_service = TournamentService(hub, writer, feed, locks)
@@ -103,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await tournament_service.resume()
         if node is not None:
             node.adopt_orphans(hub)
+        quick_play.start()
         # Start-up objects (modules, ORM metadata, engines, rebuilt matches) live for the whole
         # process: keep them out of the cyclic collector so its pauses stay short under load.
         METRICS.watch(hub.live_count, pinger.__len__)
@@ -112,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             METRICS.unwatch()
+            await quick_play.stop()
             await tournament_service.stop()
             await ladder_service.stop()
             await hub.stop()
@@ -146,6 +156,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         players.router,
         practice.router,
         metrics.router,
+        queue.router,
+        queue.rematch_router,
     )
     for router in routers:
         app.include_router(router)

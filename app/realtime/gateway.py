@@ -22,6 +22,7 @@ from app.realtime.messages import (
     Hello,
     MessageError,
     Pong,
+    Rematch,
     parse_client_message,
     plain_action,
     pong_nonce,
@@ -199,6 +200,8 @@ class _Conversation:
             session.submit(commands.Chat(peer, message.text))
         elif isinstance(message, Grab):
             _grab(peer, session, message, arrival)
+        elif isinstance(message, Rematch):
+            _rematch(peer, session)
         else:
             _act(peer, session, message.client_seq, message.seat, message.action, message.version)
 
@@ -246,6 +249,16 @@ def _act(
     if _seated(peer, seat, client_seq):
         assert peer.seat is not None
         session.submit(commands.Submit(peer, peer.seat, client_seq, action, version))
+
+
+def _rematch(peer: Peer, session: GameSession) -> None:
+    """Offer or accept a rematch (``app.matchmaking.rematch``): its news reaches every
+    connection of the match; a refusal comes back to this one as an ``error``."""
+    if peer.account_id is None or peer.seat is None:
+        _error(peer, "rematch/not_seated", "only the match's players offer a rematch")
+        return
+    rematches = peer.websocket.app.state.rematches
+    rematches.offer_soon(peer.account_id, session.match_id, functools.partial(_error, peer))
 
 
 def _grab(peer: Peer, session: GameSession, message: Grab, arrival: float) -> None:

@@ -110,9 +110,17 @@ class Chat(_Message):
     text: str = Field(min_length=1, max_length=500)
 
 
-ClientMessage = Annotated[Hello | Action | Grab | Pong | Chat, Field(discriminator="type")]
-MESSAGE_TYPES = frozenset({"hello", "action", "grab", "pong", "chat"})
-_adapter: TypeAdapter[Hello | Action | Grab | Pong | Chat] = TypeAdapter(ClientMessage)
+class Rematch(_Message):
+    """Offer (or accept) a rematch of the match once it has ended."""
+
+    type: Literal["rematch"]
+
+
+ClientMessage = Annotated[
+    Hello | Action | Grab | Pong | Chat | Rematch, Field(discriminator="type")
+]
+MESSAGE_TYPES = frozenset({"hello", "action", "grab", "pong", "chat", "rematch"})
+_adapter: TypeAdapter[Hello | Action | Grab | Pong | Chat | Rematch] = TypeAdapter(ClientMessage)
 
 
 def action_problem(action: dict[str, Any]) -> str | None:
@@ -216,7 +224,7 @@ def pong_nonce(text: str) -> int | None:
     return None
 
 
-def parse_client_message(text: str) -> Hello | Action | Grab | Pong | Chat:
+def parse_client_message(text: str) -> Hello | Action | Grab | Pong | Chat | Rematch:
     """Parse one message; raises ``MessageError`` with ``message/bad_json``,
     ``message/unknown_type`` or ``message/invalid``."""
     try:
