@@ -151,10 +151,13 @@ def ember_attacks(seats: int, games: int, level: str, *, passive: bool) -> list[
 
 @dataclass
 class Reactions:
-    """Planned grab times in Ambush! races, in ms: after the call, and between a bot's grabs."""
+    """Planned grab times in Ambush! races, in ms: after the call, and between a bot's grabs;
+    for the race as a whole, between any two grabs and from the call to its last grab."""
 
     first: list[int] = field(default_factory=list)
     apart: list[int] = field(default_factory=list)
+    any_gap: list[int] = field(default_factory=list)
+    spans: list[int] = field(default_factory=list)
     calls: int = 0
 
 
@@ -171,6 +174,7 @@ def race_reactions(level: str, games: int, seats: int = 4, first_seed: int = 0) 
         for seat, action, at_ms in record.log:
             kind = action["type"]
             if kind == "call_ambush":
+                _close_race(out, called_at, last)
                 called_at, last = at_ms, {}
                 out.calls += 1
             elif kind == "grab" and seat is not None and called_at is not None:
@@ -179,8 +183,16 @@ def race_reactions(level: str, games: int, seats: int = 4, first_seed: int = 0) 
                     out.first.append(at_ms - called_at)
                 else:
                     out.apart.append(at_ms - before)
+                if last:
+                    out.any_gap.append(at_ms - max(last.values()))
                 last[seat] = at_ms
+        _close_race(out, called_at, last)
     return out
+
+
+def _close_race(out: Reactions, called_at: int | None, last: dict[int, int]) -> None:
+    if called_at is not None and last:
+        out.spans.append(max(last.values()) - called_at)
 
 
 def percentile(values: list[int], share: float) -> float:
@@ -244,6 +256,7 @@ def print_races(games: int) -> None:
     print(
         f"{'level':>7} {'calls':>6} {'first: p10':>11} {'median':>7} {'p90':>6} {'min':>5}"
         f" {'apart: p10':>11} {'median':>7} {'p90':>6} {'min':>5}"
+        f" {'race: any grab':>15} {'call to last':>13}"
     )
     for level in LEVEL_NAMES:
         r = race_reactions(level, games)
@@ -252,7 +265,8 @@ def print_races(games: int) -> None:
             f" {statistics.median(r.first):>7.0f} {percentile(r.first, 0.9):>6.0f}"
             f" {min(r.first):>5} {percentile(r.apart, 0.1):>11.0f}"
             f" {statistics.median(r.apart):>7.0f} {percentile(r.apart, 0.9):>6.0f}"
-            f" {min(r.apart):>5}"
+            f" {min(r.apart):>5} {statistics.median(r.any_gap):>15.0f}"
+            f" {statistics.median(r.spans):>13.0f}"
         )
 
 
