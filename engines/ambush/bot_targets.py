@@ -48,10 +48,6 @@ class Grudges:
             for seat in memory:
                 memory[seat] *= FADE
 
-    def forget(self) -> None:
-        self.against_me.clear()
-        self.dealt.clear()
-
     def scores(self, castles: list[dict[str, Any]], damage: int) -> dict[int, float]:
         """Each living opponent's worth as the target of a card dealing ``damage``, before
         chance: revenge, threat (damage dealt to anyone), the lead in HP + ward over the
