@@ -123,7 +123,10 @@ async def test_a_finished_match_answers_hello_with_its_final_view_after_a_restar
         for token in (*duo.tokens, None):
             client = await Client(server, duo.match_id, token).connect(hello=False)
             await client.send({"type": "hello", "token": token})
-            welcome = await client.wait_for("welcome", timeout=10)
+            try:
+                welcome = await client.wait_for("welcome", timeout=20)
+            except AssertionError as missing:
+                raise AssertionError(f"{missing}\n{server.log_text()[-4000:]}") from None
             assert welcome["status"] == "finished" and welcome["version"] == 3
             assert welcome["view"]["outcome"] == final["view"]["outcome"] is not None
             assert welcome["legal"] == [] and welcome["awaiting"] == []
