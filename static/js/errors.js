@@ -39,6 +39,7 @@ const WORDS = {
   "hello/not_your_seat": "You do not hold that seat.",
   "rate/limited": "Slow down a little.",
   "message/too_large": "That message is too long.",
+  "server/internal": "The server failed on that; the match goes on. Please try again.",
   "ambush/not_your_turn": "It is not your turn.",
   "ambush/wrong_step": "That is not possible at this step of the turn.",
   "ambush/cell_not_free": "That cell is taken.",
