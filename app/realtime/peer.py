@@ -22,7 +22,7 @@ from app.sessions import wire
 # after uvicorn's protocol pings (every 20 s) give up on a black-holed socket.
 KEEPALIVE_S = 1.0
 # No pong for this long: the link is dead (a live client answers every ping at once).
-DEAD_LINK_MS = 4000.0
+DEAD_LINK_MS = 5000.0
 
 
 def _monotonic_ms() -> float:
@@ -66,6 +66,9 @@ class Peer:
         self.last_nonce = 0  # of the latest ping queued
         # When the oldest ping not followed by any pong was queued (None: all answered).
         self._unanswered_since: float | None = None
+        # Set once the match is found (``use_clock``), right before the gateway starts reading
+        # this connection: until then its pongs wait unread, which says nothing of the link.
+        self.reading = False
         self.clock: Callable[[], float] = _monotonic_ms
         self.meter = LinkMeter()
         self.sends = SendLog()
@@ -86,10 +89,14 @@ class Peer:
             self.frames.on_writable = self._schedule_flush
 
     def use_clock(self, clock: Callable[[], float]) -> None:
-        """Measure on this clock from now on (earlier samples were on another one)."""
+        """Measure on this clock from now on (earlier samples were on another one). Called
+        once the match is found: the gateway reads the connection from here on, so unanswered
+        pings count towards a dead link only from now (``DEAD_LINK_MS``)."""
         self.clock = clock
         self.meter = LinkMeter()
         self.sends = SendLog()
+        self.reading = True
+        self._unanswered_since = None
 
     def send_text(self, text: str) -> None:
         self._put(text, None, None)
@@ -192,7 +199,7 @@ class Peer:
 
     def ping(self) -> None:
         now = _monotonic_ms()
-        if self._unanswered_since is None:
+        if self._unanswered_since is None or not self.reading:
             self._unanswered_since = now
         elif now - self._unanswered_since > DEAD_LINK_MS:
             self.drop_dead_link()
