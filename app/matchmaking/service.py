@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 ROUND_S = 0.5  # how often the waiting tickets are paired
 DEFAULT_ESTIMATE_S = 30.0  # a pool's estimate before any of its tickets was matched
 QUEUE_LOCK = "queue"
+# A process that dies holding the queue's cluster lock stalls quick play this long at most; a
+# round seats at most ``GROUPS_PER_ROUND`` groups, well within it.
+QUEUE_LOCK_S = 10.0
+GROUPS_PER_ROUND = 40
 QUICK_CASTLES = (
     "Amberkeep", "Briarholt", "Cinderfell", "Dawnspire", "Eastmarch", "Frosthelm",
     "Greywater", "Hollowcrest", "Ironmere", "Juniper Hall", "Kestrel Tower", "Larkmoor",
@@ -103,7 +107,7 @@ class QueueService:
         self.lobbies = lobbies
         self.sessionmaker = sessionmaker
         self.feed = feed
-        self.locks = locks
+        self.locks = Locks(locks.redis, timeout_s=QUEUE_LOCK_S)
         self.clock = clock
         self._task: asyncio.Task[None] | None = None
 
@@ -178,7 +182,8 @@ class QueueService:
             waiting = await self.store.waiting()
             if not waiting:
                 return seated
-            for group in pair(waiting, now, await self.store.recent(now)):
+            groups = pair(waiting, now, await self.store.recent(now))
+            for group in groups[:GROUPS_PER_ROUND]:
                 try:
                     match_id = await self._seat(group)
                 except Exception:
