@@ -5,6 +5,7 @@ import { mountHistory, mountMatch } from "./history.js";
 import { mountHowto } from "./learn/howto.js";
 import { mountPractice, mountPracticeStart } from "./learn/practice.js";
 import { mountHome, mountJoin, mountLobby } from "./lobby.js";
+import { mountQuickPlay } from "./quickplay.js";
 import { mountTable } from "./table.js";
 import { mountLadder, mountLadders } from "./ladders.js";
 import { mountProfile } from "./profile.js";
@@ -15,7 +16,7 @@ const root = document.getElementById("view");
 let cleanup = () => {};
 
 const ROUTES = [
-  [/^\/$/, () => mountHome(root, navigate)],
+  [/^\/$/, () => withQuickPlay(mountHome(root, navigate))],
   [/^\/lobby\/(\d+)$/, (id) => mountLobby(root, navigate, id)],
   [/^\/join\/(\d+)(?:\/([^/]+))?$/, (id, code) => mountJoin(root, navigate, id, code)],
   [/^\/table\/(\d+)$/, (id) => mountTable(root, Number(id))],
@@ -31,6 +32,12 @@ const ROUTES = [
   [/^\/practice\/(\w+)$/, (game) => mountPracticeStart(root, navigate, game)],
   [/^\/practice\/(\w+)\/(\d+)$/, (game, id) => mountPractice(root, navigate, game, Number(id))],
 ];
+
+/** The start page with its quick-play panel (static/js/quickplay.js) after the account box. */
+function withQuickPlay(stopHome) {
+  const stopQuickPlay = mountQuickPlay(root, navigate);
+  return () => { stopQuickPlay(); if (stopHome) stopHome(); };
+}
 
 export function navigate(path, { replace = false, state = null } = {}) {
   if (replace) history.replaceState(state, "", path);

@@ -1,6 +1,7 @@
 // The end of a match: placings, how each seat ended (in the game's own words), and the ledger
 // changes of a rated match.
 import { h, signed } from "./dom.js";
+import { rematchEl } from "./rematch.js";
 
 // Column heading and fates per game: Ember has players and stones, not castles.
 const WORDS = {
@@ -39,6 +40,7 @@ export function resultEl({ view, names, seat, record, matchId }) {
     h("table.result-table",
       h("thead", h("tr", h("th", "#"), h("th", words.who), h("th", ""), rated === false ? null : h("th", "Ledger"))),
       h("tbody", rows)),
+    seat === null ? null : rematchEl(matchId, names, seat),
     h("div.result-actions",
       h("a.btn.btn-primary", { href: "/", "data-link": "" }, "Back to the lobby"),
       h("a.btn", { href: `/matches/${matchId}`, "data-link": "" }, "Replay this match"),
