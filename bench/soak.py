@@ -35,12 +35,16 @@ from typing import Any
 
 import httpx
 
+# The repository instead of this script's folder: a module here must not shadow the standard
+# library's of the same name.
+HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != HERE]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.loadgen.client import Plan, Run, Seat
-from bench.loadgen.lobbies import checked
-from bench.loadgen.probes import free_port, memory_mb, percentile
-from bench.loadgen.servers import rampart_running, wait_up
+from bench.loadgen.client import Plan, Run, Seat  # noqa: E402
+from bench.loadgen.lobbies import checked  # noqa: E402
+from bench.loadgen.probes import free_port, memory_mb, percentile  # noqa: E402
+from bench.loadgen.servers import rampart_running, wait_up  # noqa: E402
 
 SEATS = 4
 FD_SLACK = 8  # sockets opening and closing between two samples
