@@ -47,6 +47,9 @@ GAMES = ("ambush", "castles", "ember", "rampage")
 # What the server sends that answers a message (chat echoes and patches go to everyone).
 ANSWERS = frozenset({"error", "ack", "grab_result"})
 ANSWER_WAIT_S = 5.0
+# Messages whose valid form answers no one in particular: a pong, a chat (echoed to all), a
+# rematch offer (news to all).
+QUIET = frozenset({"pong", "chat", "rematch"})
 GRAB_WAIT_S = 0.5  # a grab held in an Ambush! race is answered when decided, a resend never
 SERVER_ENV = {"RAMPART_RATE_PER_S": "100000", "RAMPART_RATE_BURST": "100000"}
 
@@ -65,7 +68,7 @@ json_values = st.recursive(
     ),
     max_leaves=8,
 )
-MESSAGE_TYPES = ["hello", "action", "grab", "pong", "chat"]
+MESSAGE_TYPES = ["hello", "action", "grab", "pong", "chat", "rematch"]
 ACTION_TYPES = [
     "move", "pass", "play", "grab", "place", "expose", "call", "end_turn", "act", "trap",
     "strike", "hero", "mode", "arcane", "respond", "discard", "attack", "build", "no_such",
@@ -384,7 +387,7 @@ class FuzzTable:
             return  # counted (a 1011 as a crash) when the table reopens
         self.report.sent += 1
         kind = _message_type(text)
-        if kind in ("pong", "chat"):
+        if isinstance(kind, str) and kind in QUIET:
             return  # a valid one gets no answer of its own; a refused one's answer is queued
         wait = GRAB_WAIT_S if kind == "grab" else ANSWER_WAIT_S
         try:
