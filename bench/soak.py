@@ -41,6 +41,7 @@ HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != HERE]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.realtime.peer import DEAD_LINK_MS  # noqa: E402
 from bench.loadgen.client import Plan, Run, Seat  # noqa: E402
 from bench.loadgen.lobbies import checked  # noqa: E402
 from bench.loadgen.probes import free_port, memory_mb, percentile  # noqa: E402
@@ -63,7 +64,7 @@ class SoakPlan:
     clock_rate: float = 4.0
     match_timeout_s: float = 120.0
     pause_every: int = 5  # every n-th move of a client seat comes after a long pause
-    pause_ms: int = 5000
+    pause_ms: int = int(DEAD_LINK_MS) + 1000  # past the server's dead-link time
     database_url: str | None = None
 
 

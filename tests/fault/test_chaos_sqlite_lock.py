@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from app.realtime.peer import DEAD_LINK_MS
 from tests.app.support import Api, Client, Server
 from tests.fault.chaos_support import (
     DOWN_LOG_LINE,
@@ -88,9 +89,9 @@ async def locked_mid_match(server: Server, api: Api) -> None:
         mover, seq, action = await two.send_move()
         refusal = await two.answer(mover, seq)
         assert_retryable_refusal(refusal)
-        # Longer than the server's dead-link time (4 s without an answered ping): the
+        # Longer than the server's dead-link time (no answered ping for that long): the
         # sockets of the held match, quiet meanwhile, must stay open all the same.
-        await stay_down(two, mover, seq, action, minimum_s=5.0)
+        await stay_down(two, mover, seq, action, minimum_s=DEAD_LINK_MS / 1000 + 1.5)
         # That match still serves: a newcomer is welcomed, REST reads answer.
         watcher = await Client(server, two.match_id, None).connect()
         assert watcher.version == 2
