@@ -116,7 +116,9 @@ async def test_a_finished_match_answers_hello_with_its_final_view_after_a_restar
         resigner = duo.clients[0]
         seq = await resigner.act({"type": "resign"})
         await resigner.wait_for("ack", client_seq=seq)
-        final = await duo.clients[1].wait_for("patch", version=3)
+        await duo.clients[1].wait_for("patch", version=3)
+        outcome = duo.clients[1].view["outcome"]  # type: ignore[index]
+        assert outcome is not None
         await Client.close_all()
         await asyncio.to_thread(server.stop)
         await asyncio.to_thread(server.start, tmp_path)
@@ -128,7 +130,7 @@ async def test_a_finished_match_answers_hello_with_its_final_view_after_a_restar
             except AssertionError as missing:
                 raise AssertionError(f"{missing}\n{server.log_text()[-4000:]}") from None
             assert welcome["status"] == "finished" and welcome["version"] == 3
-            assert welcome["view"]["outcome"] == final["view"]["outcome"] is not None
+            assert welcome["view"]["outcome"] == outcome
             assert welcome["legal"] == [] and welcome["awaiting"] == []
             client.seq = 1000  # past every client_seq of the match
             seq = await client.act({"type": "move", "cell": 0})
