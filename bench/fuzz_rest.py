@@ -2,7 +2,8 @@
 values inside and outside its declared bounds, as a logged-in player, over seeded tables,
 matches, tournaments and ladders; prints requests, statuses, 5xx and schema mismatches.
 
-    .venv/bin/python bench/fuzz_rest.py                   # full size (about 10 minutes)
+    .venv/bin/python bench/fuzz_rest.py                   # 100 cases a route (3-6 minutes)
+    .venv/bin/python bench/fuzz_rest.py --max-time 600    # full size: fuzz on for 10 minutes
     .venv/bin/python bench/fuzz_rest.py --examples 10     # quicker
     .venv/bin/python bench/fuzz_rest.py --url http://127.0.0.1:8000   # a server already up
     scripts/with-postgres.sh sh -c '.venv/bin/python bench/fuzz_rest.py \
@@ -239,7 +240,14 @@ def config_text(seeded: Seeded) -> str:
 
 
 def run_schemathesis(
-    url: str, seeded: Seeded, workdir: Path, *, examples: int, workers: int, seed_value: int
+    url: str,
+    seeded: Seeded,
+    workdir: Path,
+    *,
+    examples: int,
+    workers: int,
+    seed_value: int,
+    max_time: int | None = None,
 ) -> Figures:
     """One ``schemathesis run`` (examples, coverage, fuzzing and stateful phases) as the seeded
     player; its HAR log gives every request's status, its JSON report the failures."""
@@ -276,6 +284,8 @@ def run_schemathesis(
         "--output-truncate",
         "true",
     ]
+    if max_time is not None:  # fuzzing and stateful phases go on until the time is spent
+        command += ["--max-time", str(max_time)]
     started = time.monotonic()
     done = subprocess.run(command, cwd=workdir, capture_output=True, text=True)
     figures = read_reports(har, report)
@@ -313,6 +323,7 @@ def fuzz(
     examples: int = 50,
     workers: int = 2,
     seed_value: int = 20,
+    max_time: int | None = None,
 ) -> Figures:
     """Seed, fuzz and count; with no ``url``, on a fresh server whose log is scanned for
     tracebacks afterwards."""
@@ -322,7 +333,13 @@ def fuzz(
             target = url or stack.enter_context(server_running(workdir, database_url))
             seeded = seed(target)
             figures = run_schemathesis(
-                target, seeded, workdir, examples=examples, workers=workers, seed_value=seed_value
+                target,
+                seeded,
+                workdir,
+                examples=examples,
+                workers=workers,
+                seed_value=seed_value,
+                max_time=max_time,
             )
         if url is None:
             log = (workdir / "server.log").read_text(errors="replace")
@@ -342,6 +359,7 @@ def main() -> None:
     )
     parser.add_argument("--examples", type=int, default=100, help="test cases per route")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-time", type=int, help="seconds to keep fuzzing (full size: 600)")
     parser.add_argument("--seed", type=int, default=20)
     args = parser.parse_args()
     figures = fuzz(
@@ -350,6 +368,7 @@ def main() -> None:
         examples=args.examples,
         workers=args.workers,
         seed_value=args.seed,
+        max_time=args.max_time,
     )
     for text in figures.examples:
         print(text, file=sys.stderr)
