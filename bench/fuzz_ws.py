@@ -309,14 +309,23 @@ class Seat:
                 if kind == "ping":
                     await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
                 elif kind in ("welcome", "patch"):
-                    self.legal = message.get("legal") or []
-                    self.version = message["version"]
-                    self.over = message["view"].get("outcome") is not None
-                    self.welcomed.set()
+                    self.seen(message)
                 elif kind in ANSWERS:
                     self.answers.put_nowait(message)
         except websockets.ConnectionClosed:
             pass
+
+    def seen(self, message: dict[str, Any]) -> None:
+        """A welcome or patch: its version, legal actions (a diff patch carries them only when
+        they changed) and whether the match is over (from the whole view or the diff)."""
+        self.version = message["version"]
+        if "legal" in message:
+            self.legal = message["legal"] or []
+        view = message.get("view")
+        changed = view if view is not None else (message.get("diff") or {}).get("set") or {}
+        if "outcome" in changed:
+            self.over = changed["outcome"] is not None
+        self.welcomed.set()
 
     @property
     def close_code(self) -> int | None:
