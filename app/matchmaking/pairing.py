@@ -27,7 +27,7 @@ from typing import Any
 
 BASE_WINDOW = 100.0  # rating points accepted at once (about half a Glicko-2 class)
 WIDEN_PER_S = 20.0  # points added per second waited
-MAX_WINDOW = 1200.0  # after a minute, anyone of the pool will do
+MAX_WINDOW = 3000.0  # the whole rating scale: after about 2.5 minutes anyone will do
 RECENT_S = 300.0  # players who met within this long are not paired again at once
 
 

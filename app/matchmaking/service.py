@@ -75,7 +75,8 @@ def record_json(record: Record, now: float, estimate: float | None) -> dict[str,
         expected = min(expected, ticket.bots_after_s)
     return {
         "ticket": ticket.id,
-        "status": record.status,
+        # A ticket whose match is being set up is still waiting, as far as its owner knows.
+        "status": "waiting" if record.status == "seating" else record.status,
         "match_id": record.match_id,
         "game": ticket.game,
         "seats": ticket.seats,
@@ -175,23 +176,30 @@ class QueueService:
         return record_json(record, self.clock(), await self.store.estimate(record.ticket.pool))
 
     async def run_round(self) -> list[tuple[Group, int]]:
-        """Pair the waiting tickets once and seat every group found."""
-        seated: list[tuple[Group, int]] = []
+        """Pair the waiting tickets once and seat every group found. The queue's lock is
+        held only to pick the groups and claim their tickets, so joining or leaving the
+        queue never waits for matches being set up."""
         async with self.locks.hold(QUEUE_LOCK):
             now = self.clock()
-            waiting = await self.store.waiting()
+            waiting = await self.store.waiting(now)
             if not waiting:
-                return seated
-            groups = pair(waiting, now, await self.store.recent(now))
-            for group in groups[:GROUPS_PER_ROUND]:
-                try:
-                    match_id = await self._seat(group)
-                except Exception:
-                    log.exception("quick play could not seat %s", [t.id for t in group.tickets])
-                    continue
-                await self.store.settle([t.id for t in group.tickets], match_id, self.clock())
-                seated.append((group, match_id))
-        for group, match_id in seated:
+                return []
+            groups = pair(waiting, now, await self.store.recent(now))[:GROUPS_PER_ROUND]
+            for group in groups:
+                await self.store.claim([t.id for t in group.tickets], now)
+        seated: list[tuple[Group, int]] = []
+        for group in groups:
+            ids = [t.id for t in group.tickets]
+            try:
+                match_id = await self._seat(group)
+            except Exception:
+                log.exception("quick play could not seat %s", ids)
+                async with self.locks.hold(QUEUE_LOCK):
+                    await self.store.release(ids)
+                continue
+            async with self.locks.hold(QUEUE_LOCK):
+                await self.store.settle(ids, match_id, self.clock())
+            seated.append((group, match_id))
             for ticket in group.tickets:
                 message = {"type": "matched", "ticket": ticket.id, "match_id": match_id}
                 self.feed.notify(ticket.account_id, message)

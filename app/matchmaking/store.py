@@ -3,7 +3,10 @@ in one queue for the whole cluster (``RedisQueue``: a sorted set of waiting tick
 arrival, one JSON record per ticket, a hash owner -> ticket, the recent meetings as a sorted
 set by time). A ticket lives in the store, not in the process that took it, so a process that
 dies takes no other process's tickets with it; only one process pairs at a time (the
-service holds the cluster lock ``queue`` for a round)."""
+service holds the cluster lock ``queue`` while it changes tickets). A round first *claims*
+its groups' tickets (status ``seating``, out of the waiting set), seats them outside the lock,
+then *settles* them; a claim not settled within ``SEATING_S`` (its process died) goes back to
+waiting."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from redis.asyncio import Redis
 from app.cluster.directory import redis_answers
 from app.matchmaking.pairing import RECENT_S, Ticket, meeting_key
 
+SEATING_S = 30.0  # a claimed ticket not seated by then waits again
 KEEP_SETTLED_S = 900.0  # how long a matched or cancelled ticket can still be read
 ESTIMATE_WEIGHT = 0.2  # each new wait's share of a pool's running estimate
 
@@ -26,7 +30,7 @@ class Record:
     """A ticket and what became of it."""
 
     ticket: Ticket
-    status: str = "waiting"  # waiting | matched | cancelled
+    status: str = "waiting"  # waiting | seating | matched | cancelled
     match_id: int | None = None
     settled_at: float | None = None
 
@@ -57,10 +61,17 @@ class QueueStore(Protocol):
     async def cancel(self, ticket_id: str) -> Record | None:
         """Cancel a waiting ticket (a settled one is returned unchanged)."""
 
-    async def waiting(self) -> list[Ticket]: ...
+    async def waiting(self, now: float) -> list[Ticket]:
+        """The waiting tickets (claims older than ``SEATING_S`` wait again first)."""
+
+    async def claim(self, ticket_ids: list[str], now: float) -> None:
+        """Take waiting tickets out of the queue while their match is being set up."""
+
+    async def release(self, ticket_ids: list[str]) -> None:
+        """Put claimed tickets back (seating them failed)."""
 
     async def settle(self, ticket_ids: list[str], match_id: int, now: float) -> None:
-        """Mark tickets matched and remember that their owners met."""
+        """Mark claimed tickets matched and remember that their owners met."""
 
     async def recent(self, now: float) -> list[str]:
         """The ``meeting_key`` of every two accounts that met within ``RECENT_S``."""
@@ -115,8 +126,22 @@ class MemoryQueue:
             del self.by_owner[record.ticket.account_id]
         return record
 
-    async def waiting(self) -> list[Ticket]:
+    async def waiting(self, now: float) -> list[Ticket]:
+        for record in self.records.values():
+            if record.status == "seating" and now - (record.settled_at or now) > SEATING_S:
+                record.status, record.settled_at = "waiting", None
         return [r.ticket for r in self.records.values() if r.status == "waiting"]
+
+    async def claim(self, ticket_ids: list[str], now: float) -> None:
+        for ticket_id in ticket_ids:
+            self.records[ticket_id].status = "seating"
+            self.records[ticket_id].settled_at = now
+
+    async def release(self, ticket_ids: list[str]) -> None:
+        for ticket_id in ticket_ids:
+            record = self.records[ticket_id]
+            if record.status == "seating":
+                record.status, record.settled_at = "waiting", None
 
     async def settle(self, ticket_ids: list[str], match_id: int, now: float) -> None:
         records = [self.records[t] for t in ticket_ids if t in self.records]
@@ -143,6 +168,7 @@ WAITING = PREFIX + "waiting"  # sorted set: ticket id by arrival
 OWNERS = PREFIX + "owners"  # hash: account id -> waiting ticket id
 MEETINGS = PREFIX + "met"  # sorted set: meeting key by time
 ESTIMATES = PREFIX + "estimates"  # hash: pool -> seconds
+SEATING = PREFIX + "seating"  # sorted set: claimed ticket id by claim time
 RECORD = PREFIX + "ticket:"  # string: a ticket's JSON record
 
 
@@ -181,6 +207,7 @@ class RedisQueue:
         owner = str(record.ticket.account_id)
         with redis_answers():
             await self.redis.zrem(WAITING, record.ticket.id)
+            await self.redis.zrem(SEATING, record.ticket.id)
             current = await self.redis.hget(OWNERS, owner)
             if current is not None and as_text(current) == record.ticket.id:
                 await self.redis.hdel(OWNERS, owner)
@@ -193,7 +220,45 @@ class RedisQueue:
         await self._close(record)
         return record
 
-    async def waiting(self) -> list[Ticket]:
+    async def claim(self, ticket_ids: list[str], now: float) -> None:
+        for ticket_id in ticket_ids:
+            record = await self.get(ticket_id)
+            if record is None:
+                continue
+            record.status, record.settled_at = "seating", now
+            await self._save(record)
+            with redis_answers():
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    pipe.zrem(WAITING, ticket_id)
+                    pipe.zadd(SEATING, {ticket_id: now})
+                    await pipe.execute()
+
+    async def release(self, ticket_ids: list[str]) -> None:
+        for ticket_id in ticket_ids:
+            record = await self.get(ticket_id)
+            if record is None or record.status != "seating":
+                continue
+            await self._wait_again(record)
+
+    async def _wait_again(self, record: Record) -> None:
+        record.status, record.settled_at = "waiting", None
+        await self._save(record)
+        with redis_answers():
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.zrem(SEATING, record.ticket.id)
+                pipe.zadd(WAITING, {record.ticket.id: record.ticket.enqueued_at})
+                await pipe.execute()
+
+    async def waiting(self, now: float) -> list[Ticket]:
+        with redis_answers():
+            stale = await self.redis.zrangebyscore(SEATING, "-inf", now - SEATING_S)
+        for ticket_id in stale:
+            record = await self.get(as_text(ticket_id))
+            if record is not None and record.status == "seating":
+                await self._wait_again(record)
+            else:
+                with redis_answers():
+                    await self.redis.zrem(SEATING, as_text(ticket_id))
         with redis_answers():
             ids = await self.redis.zrange(WAITING, 0, -1)
             if not ids:
