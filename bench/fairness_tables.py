@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import websockets
 
+from app.sessions.view_diff import PatchReader
 from bench.delay_proxy import DelayProxy, Direction, Link
 
 if TYPE_CHECKING:
@@ -104,6 +105,7 @@ class Bot:
         self.acted_at_version = -1
         self.ws: Any = None
         self.view: dict[str, Any] = {}
+        self.patches = PatchReader()  # fills diff patches in to whole views
         self.race: int | None = None  # the version of the call of the race under way
         self.done = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -129,6 +131,10 @@ class Bot:
                     return
 
     async def _on_state(self, message: dict[str, Any], read_at: float) -> None:
+        if not self.patches.read(message):
+            resync = {"type": "resync", "last_version": self.patches.version}
+            await self.ws.send(json.dumps(resync))
+            return
         self.version = message["version"]
         self.drawn[self.version] = read_at
         view, legal = message["view"], message["legal"]

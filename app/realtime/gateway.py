@@ -23,6 +23,7 @@ from app.realtime.messages import (
     MessageError,
     Pong,
     Rematch,
+    Resync,
     parse_client_message,
     plain_action,
     pong_nonce,
@@ -202,6 +203,9 @@ class _Conversation:
             _grab(peer, session, message, arrival)
         elif isinstance(message, Rematch):
             _rematch(peer, session)
+        elif isinstance(message, Resync):
+            # A patch did not fit the view held: a welcome with the whole view, in order.
+            session.submit(commands.Attach(peer, message.last_version))
         else:
             _act(peer, session, message.client_seq, message.seat, message.action, message.version)
 

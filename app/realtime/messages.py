@@ -116,11 +116,18 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
-ClientMessage = Annotated[
-    Hello | Action | Grab | Pong | Chat | Rematch, Field(discriminator="type")
-]
-MESSAGE_TYPES = frozenset({"hello", "action", "grab", "pong", "chat", "rematch"})
-_adapter: TypeAdapter[Hello | Action | Grab | Pong | Chat | Rematch] = TypeAdapter(ClientMessage)
+class Resync(_Message):
+    """A patch's ``base`` was not the version this connection holds: send the whole view
+    again (a ``welcome`` resuming from ``last_version``, as after a reconnect)."""
+
+    type: Literal["resync"]
+    last_version: SafeInt | None = None
+
+
+AnyClientMessage = Hello | Action | Grab | Pong | Chat | Rematch | Resync
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+MESSAGE_TYPES = frozenset({"hello", "action", "grab", "pong", "chat", "rematch", "resync"})
+_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 def action_problem(action: dict[str, Any]) -> str | None:
@@ -224,7 +231,7 @@ def pong_nonce(text: str) -> int | None:
     return None
 
 
-def parse_client_message(text: str) -> Hello | Action | Grab | Pong | Chat | Rematch:
+def parse_client_message(text: str) -> AnyClientMessage:
     """Parse one message; raises ``MessageError`` with ``message/bad_json``,
     ``message/unknown_type`` or ``message/invalid``."""
     try:

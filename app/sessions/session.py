@@ -275,9 +275,10 @@ class GameSession:
             "seat": peer.seat,
             "seats": self.seats_of(peer.account_id),
             "version": self.version,
-            "view": self.engine.view(self.state, peer.seat),
-            "legal": self._legal(peer.seat),
-            "awaiting": sorted(self._awaiting()),
+            # Through the seat views: kept as the base of the next patch's diff.
+            "view": self.views.view_for(peer.seat),
+            "legal": self.views.legal_for(peer.seat),
+            "awaiting": self.views.awaiting(),
             "at_ms": self.clock.now(),
             "clock_rate": self.clock.rate,
             "status": "finished" if self.finished else "running",
@@ -286,7 +287,7 @@ class GameSession:
         }
         race_steps.broadcast(peer, wire.dumps(welcome), self.version)
         for version, events, at_ms in missed or []:
-            text = self.views.patch_text(peer.seat, version, events, at_ms)
+            text = self.views.patch_text(peer.seat, version, events, at_ms, whole=True)
             race_steps.broadcast(peer, text, version)
         if self.turn_clocks.deadlines:
             peer.send_text(wire.dumps(self._clock_message()))

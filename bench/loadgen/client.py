@@ -17,10 +17,12 @@ import httpx
 import orjson
 
 from app.cluster import wsclient
+from app.sessions.view_diff import PatchReader
 from bench.loadgen.lobbies import LobbyTraffic, open_table
 from bench.loadgen.probes import cpu_seconds, memory_mb, percentile
 
 PING_PREFIX = '{"type":"ping","nonce":'
+PATCH_PREFIX = '{"type":"patch",'
 SETUP_BATCH = 25  # matches opened at once
 SETUP_FAILURES_SHOWN = 3  # on stderr; all are counted as ``connect`` errors
 
@@ -85,6 +87,9 @@ class Stats:
     race_wins: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # error code -> count
     finished: int = 0  # matches over (a bot seat saw an outcome)
+    # Text received by the sockets in the window (UTF-8 bytes of every message; of patches).
+    bytes_in_window: int = 0
+    patch_bytes_in_window: int = 0
 
 
 class Seat:
@@ -100,6 +105,7 @@ class Seat:
         self.in_flight = False
         self.view: dict[str, Any] = {}
         self.legal: list[dict[str, Any]] = []
+        self.patches = PatchReader()  # fills diff patches in to whole views
         self.ready = asyncio.Event()
         self.bot: Any = None
         self.timer: asyncio.TimerHandle | None = None
@@ -119,6 +125,12 @@ class Seat:
     def receive(self, raw: str) -> None:
         """One message from the server (called by the socket's protocol, in order)."""
         try:
+            stats = self.run.stats
+            if stats.measuring:
+                size = len(raw) if raw.isascii() else len(raw.encode())
+                stats.bytes_in_window += size
+                if raw.startswith(PATCH_PREFIX):
+                    stats.patch_bytes_in_window += size
             if raw.startswith(PING_PREFIX):
                 # Most messages of an Ambush! load are pings (every 250 ms per socket): answer
                 # them without a JSON round trip, to keep the load generator cheap.
@@ -179,7 +191,12 @@ class Seat:
             self.schedule()
 
     def on_state(self, message: dict[str, Any]) -> None:
-        self.view, self.legal = message["view"], message.get("legal", [])
+        if not self.patches.read(message):
+            # A diff for a version not held: ask for the whole view again.
+            last = self.patches.version
+            self.ws.send_text(json.dumps({"type": "resync", "last_version": last}))
+            return
+        self.view, self.legal = message["view"], message["legal"]
         self.anchor = (message.get("at_ms", 0), time.monotonic())
         self.drawn = (message.get("version", 0), self.anchor[1])
         if self.view.get("outcome") is not None and not self.over:
@@ -350,6 +367,8 @@ class Run:
             "race_wins": stats.race_wins,
             "refusals": dict(stats.refusals),
             "finished": stats.finished,
+            "bytes_received": stats.bytes_in_window,
+            "patch_bytes_received": stats.patch_bytes_in_window,
             "cpu_s": round(cpu1 - cpu0, 3),
             "window_s": round(window, 3),
             "rss_mb": round(memory_mb(me), 1),

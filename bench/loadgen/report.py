@@ -48,6 +48,10 @@ async def sample_server(pids: list[int], window_start: float, seconds: float) ->
     }
 
 
+def _per_move(reports: list[dict[str, Any]], key: str, moves: int) -> float | None:
+    return round(sum(r.get(key, 0) for r in reports) / moves, 1) if moves else None
+
+
 def merge(
     reports: list[dict[str, Any]],
     server: dict[str, Any],
@@ -109,6 +113,9 @@ def merge(
         "moves_per_s": round(moves / window, 1),
         "state_msgs_per_s": round(4 * moves / window, 1),
         "latency_ms": distribution(lat),
+        # What the clients received in the window (message text, UTF-8), per acked move.
+        "bytes_per_move": _per_move(reports, "bytes_received", moves),
+        "patch_bytes_per_move": _per_move(reports, "patch_bytes_received", moves),
         "server": {
             "processes": server.get("processes", 1),
             "cpu_pct": round(100 * server_cpu / window, 1),

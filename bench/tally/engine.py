@@ -48,6 +48,9 @@ class TallyEngine:
     title: ClassVar[str] = "Tally (benchmark)"
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 4
+    # Every patch carries the whole view, not a diff (``app.sessions.seat_views``): the
+    # shared peer benchmark's client (../shared/peers/rampart/load.js) reads ``view.turn``.
+    whole_views: ClassVar[bool] = True
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> TallyState:
         opts = dict(options or {})

@@ -1,5 +1,6 @@
 // The match websocket: hello with last_version, resend-safe client_seq, pong, and reconnect.
 import { get, session } from "./api.js";
+import { applyPatch } from "./viewpatch.js";
 
 // The server pings every second: this long without any message means the link is dead
 // (black-holed packets never close a socket), so the client says so and reconnects.
@@ -17,6 +18,8 @@ export class MatchSocket {
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
     this.version = null;
+    this.held = null; // {version, view, legal, awaiting}: what the patches apply to
+    this.resyncing = false;
     this.seq = 0;
     this.attempt = 0;
     this.closed = false;
@@ -79,8 +82,25 @@ export class MatchSocket {
         ws.send(JSON.stringify({ type: "pong", nonce: message.nonce }));
         return;
       }
-      if (message.type === "welcome") this.attempt = 0; // a live link: the backoff starts over
-      if (message.type === "welcome" || message.type === "patch") this.version = message.version;
+      if (message.type === "welcome") {
+        this.attempt = 0; // a live link: the backoff starts over
+        this.resyncing = false;
+      }
+      if (message.type === "welcome" || message.type === "patch") {
+        // A diff patch is filled in to the whole view, so every reader sees whole views.
+        const held = applyPatch(this.held, message);
+        if (!held) {
+          // A diff for a version not held: ask for the whole view again (once).
+          if (!this.resyncing) ws.send(JSON.stringify({ type: "resync", last_version: this.version }));
+          this.resyncing = true;
+          return;
+        }
+        this.held = held;
+        this.version = message.version;
+        message.view = held.view;
+        message.legal = held.legal;
+        message.awaiting = held.awaiting;
+      }
       this.onMessage(message);
     };
     ws.onclose = (event) => {

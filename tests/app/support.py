@@ -27,6 +27,7 @@ from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions.hub import Hub
+from app.sessions.view_diff import PatchReader
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("RAMPART_TEST_PG_URL")
@@ -207,6 +208,7 @@ class Client:
         self.legal: list[dict[str, Any]] = []
         self.version = 0
         self.seat: int | None = None
+        self.patches = PatchReader()
 
     async def connect(self, *, hello: bool = True, last_version: int | None = None) -> Client:
         self.ws = await websockets.connect(self.url, max_size=None)
@@ -225,9 +227,15 @@ class Client:
                     await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
                     continue
                 if message["type"] in ("welcome", "patch"):
-                    self.view = message["view"]
-                    self.legal = message["legal"]
-                    self.version = message["version"]
+                    # A diff patch is filled in to the whole view (``PatchReader``); one that
+                    # does not fit the version held asks for the whole view again.
+                    if self.patches.read(message):
+                        self.view = message["view"]
+                        self.legal = message["legal"]
+                        self.version = message["version"]
+                    else:
+                        resync = {"type": "resync", "last_version": self.patches.version}
+                        await self.ws.send(json.dumps(resync))
                 self.messages.append(message)
                 self._arrived.set()
         except websockets.ConnectionClosed:

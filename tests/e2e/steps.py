@@ -9,6 +9,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from app.sessions.view_diff import PatchReader
+
 LOBBY_URL = re.compile(r"/lobby/\d+$")
 TABLE_URL = re.compile(r"/table/\d+$")
 GUEST_NUMBERS = itertools.count(1)
@@ -86,12 +88,17 @@ def record_frames(page: Any) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
 
     def on_socket(ws: Any) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: (
-                frames.append(json.loads(payload)) if isinstance(payload, str) else None
-            ),
-        )
+        # A diff patch is recorded filled in to the whole view the page now holds.
+        patches = PatchReader()
+
+        def received(payload: Any) -> None:
+            if isinstance(payload, str):
+                frame = json.loads(payload)
+                if frame.get("type") in ("welcome", "patch"):
+                    patches.read(frame)
+                frames.append(frame)
+
+        ws.on("framereceived", received)
 
     page.on("websocket", on_socket)
     return frames

@@ -1,0 +1,138 @@
+"""View diffs: what changed in a seat's view from one version to the next, and how to apply it.
+
+The ``patch`` message (README, "Match socket") carries either a whole view or a diff of the
+view the receiver holds. A diff is a JSON object with up to three parts, each left out when
+empty::
+
+    "diff": {"set": {KEY: VALUE, ...},            top-level keys replaced (or added) whole
+             "sub": {KEY: {SUB: VALUE, ...}, ...}, one level down: in the list (SUB is an
+                                                    index, written as a string) or the object
+                                                    at KEY, these entries replaced (or added
+                                                    to an object); the list keeps its length
+             "del": [KEY, ...]}                    top-level keys removed
+
+A diff patch says which version it applies to (``base``); ``legal`` and ``awaiting`` are
+present only when they changed (absent: as before). A patch with ``view`` is whole: view,
+``legal`` and ``awaiting`` replace what the receiver held, whatever its version.
+
+``diff_view`` builds a diff on the server (per-key comparison, C-speed equality on unchanged
+parts, which engines often share between versions); ``apply_diff`` and ``PatchReader`` are
+the Python readers (tests, the load generator); ``static/js/viewpatch.js`` is the browser's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# A changed list or object is diffed one level down (``sub``) when at most this share of
+# its entries changed; more, and it is replaced whole (``set``): shorter and cheaper.
+SUB_SHARE = 0.5
+
+
+def diff_view(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The diff that turns ``old`` into ``new`` (``{}`` when they are equal). Neither view is
+    changed; the diff shares values with ``new``."""
+    replaced: dict[str, Any] = {}
+    nested: dict[str, Any] = {}
+    added = 0
+    for key, value in new.items():
+        if key not in old:
+            replaced[key] = value
+            added += 1
+            continue
+        before = old[key]
+        if value is before or value == before:
+            continue
+        entries = _changed_entries(before, value)
+        if entries is None:
+            replaced[key] = value
+        else:
+            nested[key] = entries
+    diff: dict[str, Any] = {}
+    if replaced:
+        diff["set"] = replaced
+    if nested:
+        diff["sub"] = nested
+    if len(old) > len(new) - added:  # some key of ``old`` is not in ``new``
+        diff["del"] = [key for key in old if key not in new]
+    return diff
+
+
+def _changed_entries(before: Any, after: Any) -> dict[Any, Any] | None:
+    """The entries of a list (same length) or an object (no key removed) that changed, when
+    few enough did (``SUB_SHARE``); None when the value is better replaced whole."""
+    kind = type(after)
+    if kind is not type(before):
+        return None
+    if kind is list:
+        if len(after) != len(before) or len(after) < 2:
+            return None
+        changed: dict[Any, Any] = {
+            str(index): item
+            for index, (item, was) in enumerate(zip(after, before, strict=True))
+            if item is not was and item != was
+        }
+    elif kind is dict:
+        if len(after) < 2 or any(key not in after for key in before):
+            return None
+        missing = object()
+        changed = {
+            key: item
+            for key, item in after.items()
+            if (was := before.get(key, missing)) is not item and was != item
+        }
+    else:
+        return None
+    return changed if len(changed) <= len(after) * SUB_SHARE else None
+
+
+def apply_diff(view: dict[str, Any], diff: dict[str, Any]) -> dict[str, Any]:
+    """A new view: ``view`` with ``diff`` applied. ``view`` itself is not changed (the lists
+    and objects a ``sub`` touches are copied)."""
+    out = dict(view)
+    for key in diff.get("del", ()):
+        out.pop(key, None)
+    out.update(diff.get("set", {}))
+    for key, entries in diff.get("sub", {}).items():
+        target = out[key]
+        if type(target) is list:
+            copied = list(target)
+            for index, item in entries.items():
+                copied[int(index)] = item
+            out[key] = copied
+        else:
+            out[key] = {**target, **entries}
+    return out
+
+
+class PatchReader:
+    """One connection's view, legal actions and awaited seats, kept up to date from
+    ``welcome`` and ``patch`` messages. ``read`` fills a patch in to its whole form (``view``,
+    ``legal``, ``awaiting``), so a reader written for whole views reads diffs unchanged."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] = []
+        self.awaiting: list[int] = []
+
+    def read(self, message: dict[str, Any]) -> bool:
+        """Apply a ``welcome`` or ``patch``; False (nothing changed) when it is a diff for a
+        version this reader does not hold: the connection must ask for a ``resync``."""
+        if "view" in message:
+            self.view = message["view"]
+            self.legal = message.get("legal") or []
+            self.awaiting = message.get("awaiting") or []
+        else:
+            if self.view is None or message.get("base") != self.version:
+                return False
+            if "diff" in message:
+                self.view = apply_diff(self.view, message["diff"])
+            if "legal" in message:
+                self.legal = message["legal"]
+            if "awaiting" in message:
+                self.awaiting = message["awaiting"]
+            message["view"], message["legal"] = self.view, self.legal
+            message["awaiting"] = self.awaiting
+        self.version = message["version"]
+        return True
