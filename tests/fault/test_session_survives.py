@@ -104,30 +104,32 @@ async def test_an_engine_failure_answers_server_internal_and_the_match_plays_on(
     assert hub.sessions[world["match_id"]] is session and session.version == 3
 
 
-async def test_a_failing_welcome_answers_its_connection_only(
-    world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
+class FailsOnce(FakePeer):
+    """A connection whose first send raises (its welcome fails)."""
+
+    failed = False
+
+    def send_text(self, text: str) -> None:
+        if not self.failed:
+            self.failed = True
+            raise RuntimeError("broken connection")
+        super().send_text(text)
+
+
+async def test_a_failing_welcome_answers_its_connection_only(world: dict[str, Any]) -> None:
     hub, players = world["hub"], world["players"]
     session = await hub.get(world["match_id"])
-    ann, bob = FakePeer(0, players[0].id), FakePeer(1, players[1].id)
+    ann, bob = FakePeer(0, players[0].id), FailsOnce(1, players[1].id)
     session.submit(commands.Attach(ann, None))
     await settle()
-    view = session.engine.view
-
-    def broken_for_seat_1(state: Any, seat: int | None) -> dict[str, Any]:
-        if seat == 1:
-            raise RuntimeError("view bug")
-        return view(state, seat)
-
-    monkeypatch.setattr(session.engine, "view", broken_for_seat_1)
     session.submit(commands.Attach(bob, None))
     await settle()
     assert [e["code"] for e in bob.of_type("error")] == ["server/internal"]
-    monkeypatch.undo()
     session.submit(commands.Submit(ann, 0, 1, {"type": "move", "cell": 0}))
     await settle()
     assert [a["version"] for a in ann.of_type("ack")] == [1]
     assert ann.closed is None and bob.closed is None
+    assert hub.sessions[world["match_id"]] is session
 
 
 async def test_a_finished_match_loaded_from_the_log_answers_hello(
