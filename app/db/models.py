@@ -61,6 +61,11 @@ class Account(Base):
     )
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Moderation (``app.moderation``): granted from the command line; a banned account's
+    # tokens are refused; a muted player's chat is refused until ``muted_until``.
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    banned: Mapped[bool] = mapped_column(Boolean, default=False)
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     @property
     def is_guest(self) -> bool:
@@ -112,6 +117,10 @@ class Match(Base):
     forfeits: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Grab-race suspicion flags (DESIGN.md sec. 5 step 8), written with the result.
     flags: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # A rated match an admin voided (status ``voided``): who, when, why (``app.moderation``).
+    voided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    voided_by: Mapped[int | None] = mapped_column(Integer)
+    void_reason: Mapped[str | None] = mapped_column(String(500))
 
     __table_args__ = (Index("ix_matches_started_at", "started_at"),)
 
@@ -283,3 +292,44 @@ class RatingEvent(Base):
     rating_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     rating_after: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# ----- moderation (issue 23) ----------------------------------------------------------------
+
+
+class Report(Base):
+    """A player's report of a match or of one chat line in it; an admin closes it."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    chat_text: Mapped[str | None] = mapped_column(String(500))
+    reason: Mapped[str] = mapped_column(String(500))
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_by: Mapped[int | None] = mapped_column(Integer)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    resolution: Mapped[str | None] = mapped_column(String(500))
+
+
+class AuditRecord(Base):
+    """One admin action: who (an admin's account, or ``cli``), what, on whom, why, and what
+    it changed (``detail``: a void's reversed ledger and rating events)."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    admin_id: Mapped[int | None] = mapped_column(Integer)
+    actor: Mapped[str] = mapped_column(String(60))
+    action: Mapped[str] = mapped_column(String(32))
+    account_id: Mapped[int | None] = mapped_column(Integer)
+    match_id: Mapped[int | None] = mapped_column(Integer)
+    report_id: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -1,4 +1,5 @@
-"""The operator's subcommands of ``python -m app``: ``backup PATH`` and ``restore PATH``."""
+"""The operator's subcommands of ``python -m app``: ``backup PATH``, ``restore PATH`` and
+``admin grant|revoke NAME`` / ``admin list`` (``app.moderation.admins``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from app.config import get_settings
+from app.moderation.admins import AdminRefused, admins, set_role
 from app.ops.backup import BackupError, backup, restore
 
-COMMANDS = frozenset({"backup", "restore"})
+COMMANDS = frozenset({"backup", "restore", "admin"})
 
 
 def run(argv: Sequence[str], migrate: Callable[[str], None]) -> int:
@@ -25,8 +27,14 @@ def run(argv: Sequence[str], migrate: Callable[[str], None]) -> int:
         "restore", help="replace the embedded SQLite database with the backup at PATH"
     )
     load.add_argument("path", type=Path)
+    admin = commands.add_parser("admin", help="grant, revoke or list the admin role")
+    admin.add_argument("action", choices=("grant", "revoke", "list"))
+    admin.add_argument("name", nargs="?", help="the account's name (grant and revoke)")
     args = parser.parse_args(argv)
     database_url = get_settings().database_url
+    if args.command == "admin":
+        migrate(database_url)
+        return run_admin(database_url, args.action, args.name)
     try:
         if args.command == "backup":
             size = backup(database_url, args.path)
@@ -39,4 +47,22 @@ def run(argv: Sequence[str], migrate: Callable[[str], None]) -> int:
     except BackupError as refusal:
         print(f"{args.command}: {refusal}", file=sys.stderr)
         return 1
+    return 0
+
+
+def run_admin(database_url: str, action: str, name: str | None) -> int:
+    if action == "list":
+        for account in admins(database_url):
+            print(f"{account.id}\t{account.name}")
+        return 0
+    if not name:
+        print(f"admin {action}: name the account", file=sys.stderr)
+        return 1
+    try:
+        account = set_role(database_url, name, grant=action == "grant")
+    except AdminRefused as refusal:
+        print(f"admin {action}: {refusal}", file=sys.stderr)
+        return 1
+    done = "is now an admin" if action == "grant" else "is no longer an admin"
+    print(f"{account.name} (id {account.id}) {done}")
     return 0
