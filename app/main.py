@@ -14,6 +14,7 @@ from app.api.errors import declared, install_error_handlers
 from app.api.limits import BodyLimit
 from app.api.routes import (
     accounts,
+    admin,
     games,
     health,
     ladders,
@@ -23,6 +24,7 @@ from app.api.routes import (
     players,
     practice,
     queue,
+    reports,
     tournaments,
 )
 from app.cluster.locks import Locks
@@ -35,6 +37,8 @@ from app.lobby.service import LobbyService
 from app.matchmaking.rematch import RematchService
 from app.matchmaking.service import QueueService
 from app.matchmaking.store import MemoryQueue, QueueStore, RedisQueue
+from app.moderation.reports import ReportThrottle
+from app.moderation.service import ModerationService
 from app.ops.logs import RequestIdMiddleware
 from app.ops.metrics import METRICS, RequestMetricsMiddleware
 from app.practice.service import install_practice_bots
@@ -103,6 +107,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if node is not None:
             node.serve_tournaments(tournament_service)
         app.state.ladders = ladder_service
+        app.state.moderation = moderation = ModerationService(hub, writer, locks)
+        await moderation.load()
+        if node is not None:
+            moderation.connect(node.bus.on, node.bus.send)
         app.state.tournaments = tournament_service
         hub.finish_listeners.append(ladder_service.on_match_finished)
         hub.finish_listeners.append(tournament_service.on_match_finished)
@@ -122,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             METRICS.unwatch()
             await quick_play.stop()
+            await moderation.stop()
             await tournament_service.stop()
             await ladder_service.stop()
             await hub.stop()
@@ -142,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses=declared(413),
     )
     install_error_handlers(app)
+    app.state.report_throttle = ReportThrottle()
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestMetricsMiddleware)
     app.add_middleware(RequestIdMiddleware)
@@ -158,6 +168,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.router,
         queue.router,
         queue.rematch_router,
+        admin.router,
+        reports.router,
     )
     for router in routers:
         app.include_router(router)

@@ -51,13 +51,15 @@ async def optional_player(
     credentials: Bearer, settings: SettingsDep, db: SessionDep
 ) -> Account | None:
     """The account behind the bearer token, None without one; a bad token is refused
-    (``auth/bad_token``, ``auth/expired``, ``auth/unknown_account``)."""
+    (``auth/bad_token``, ``auth/expired``, ``auth/unknown_account``, ``auth/banned``)."""
     if credentials is None:
         return None
     account_id = read_token(settings.secret, credentials.credentials, settings.token_ttl_s)
     account = await AccountRepository(db).get(account_id)
     if account is None:
         raise Unauthorized("auth/unknown_account", "the token's account no longer exists")
+    if account.banned:  # an admin banned it (``app.moderation``): every token stops at once
+        raise Unauthorized("auth/banned", "this account is banned")
     return account
 
 

@@ -14,6 +14,7 @@ from app.cluster.directory import ClusterUnavailable, Directory
 from app.cluster.relay import relay
 from app.config import Settings
 from app.errors import AppError
+from app.moderation.state import ModerationState
 from app.realtime.frames import FrameFlusher
 from app.realtime.grab import arbitration_record, grab_action, grab_input
 from app.realtime.messages import (
@@ -90,7 +91,7 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
             _error(peer, "match/unavailable", "this server cannot play that game")
             peer.close(1011)
             return
-        await _serve(websocket, peer, session, settings)
+        await _serve(websocket, peer, session, settings, websocket.app.state.moderation.state)
     except WebSocketDisconnect:
         pass
     finally:
@@ -106,9 +107,13 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
 
 
 async def _serve(
-    websocket: WebSocket, peer: Peer, session: GameSession, settings: Settings
+    websocket: WebSocket,
+    peer: Peer,
+    session: GameSession,
+    settings: Settings,
+    moderation: ModerationState,
 ) -> None:
-    talk = _Conversation(peer, session, settings)
+    talk = _Conversation(peer, session, settings, moderation)
     frames = peer.frames
     while True:
         if talk.greeted:
@@ -138,10 +143,18 @@ class _Conversation:
     """One connection's side of the protocol: hello first, then actions, grabs, pongs, chat.
     Every refusal is an ``error`` with a stable code; the connection stays open."""
 
-    def __init__(self, peer: Peer, session: GameSession, settings: Settings) -> None:
+    def __init__(
+        self,
+        peer: Peer,
+        session: GameSession,
+        settings: Settings,
+        moderation: ModerationState | None = None,
+    ) -> None:
         self.peer = peer
         self.session = session
         self.settings = settings
+        # Bans and mutes, held in memory (``app.moderation.state``): checked per message.
+        self.moderation = moderation or ModerationState()
         self.limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
         self.greeted = False
 
@@ -193,11 +206,14 @@ class _Conversation:
             if self.greeted:
                 _error(peer, "hello/repeated", "this connection already said hello")
                 return
-            if _greet(peer, session, message, settings):
+            if _greet(peer, session, message, settings, self.moderation):
                 self.greeted = True
         elif not self.greeted:
             _error(peer, "hello/required", "say hello first")
         elif isinstance(message, Chat):
+            if self.moderation.is_muted(peer.account_id):
+                _error(peer, "chat/muted", "an admin muted your chat")
+                return
             session.submit(commands.Chat(peer, message.text))
         elif isinstance(message, Grab):
             _grab(peer, session, message, arrival)
@@ -210,7 +226,9 @@ class _Conversation:
             _act(peer, session, message.client_seq, message.seat, message.action, message.version)
 
 
-def _greet(peer: Peer, session: GameSession, hello: Hello, settings: Settings) -> bool:
+def _greet(
+    peer: Peer, session: GameSession, hello: Hello, settings: Settings, moderation: ModerationState
+) -> bool:
     account_id = None
     if hello.token is not None:
         try:
@@ -218,6 +236,9 @@ def _greet(peer: Peer, session: GameSession, hello: Hello, settings: Settings) -
         except AppError as refusal:
             _error(peer, refusal.code, refusal.message)
             return False
+    if moderation.is_banned(account_id):
+        _error(peer, "auth/banned", "this account is banned")
+        return False
     seats = session.seats_of(account_id)
     if hello.seat is not None and hello.seat not in seats:
         _error(peer, "hello/not_your_seat", f"you do not hold seat {hello.seat}")

@@ -15,8 +15,9 @@ from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import DatabaseUnavailable, database_unavailable
 from app.db.repositories import MatchRepository
-from app.errors import AppError
+from app.errors import AppError, Conflict
 from app.ops.logs import in_match_context
+from app.sessions import wire
 from app.sessions.bots import BotSeat, make_bot
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History, SeatInfo
@@ -189,6 +190,39 @@ class Hub:
             for peer in list(session.peers):
                 peer.close(1012)
 
+    async def abort(self, match_id: int, code: str, message: str) -> None:
+        """End a live match here with no result (status ``aborted``, no ledger or rating
+        change): every socket hears an ``error`` ``code`` and is closed normally (1000).
+
+        Raises ``NotFound``, ``OwnedElsewhere`` (another process serves it: abort it there)
+        and ``Conflict`` ``match/over`` for a match already over.
+        """
+        session = await self.get(match_id)
+        if session.finished:
+            raise Conflict("match/over", f"match {match_id} is over already")
+        session.finished = True  # from here on every action is answered match/over
+        task = self.tasks.pop(match_id, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        session.turn_clocks.clear()
+        async with self.sessionmaker() as db:
+            await MatchRepository(db).finish(
+                match_id,
+                status="aborted",
+                version=session.version,
+                result=None,
+                ledger={},
+                forfeits=session.forfeits,
+            )
+        log.warning("match %s aborted", match_id, extra={"match_id": match_id})
+        text = wire.dumps(wire.error(code, message))
+        for peer in list(session.peers):
+            peer.send_text(text)
+            peer.close(1000)
+        self._remember_finished(match_id)
+
     def live_count(self) -> int:
         """How many matches this process is playing (loaded and not finished)."""
         return sum(1 for session in self.sessions.values() if not session.finished)
@@ -321,4 +355,6 @@ class Hub:
             rebuild=self.rebuild,
         )
         session.result_unwritten = session.finished and match.status == "running"
+        if match.status == "aborted":
+            session.finished = True  # an admin ended it with no result (``abort``)
         return session

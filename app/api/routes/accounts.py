@@ -89,6 +89,8 @@ async def log_in(
     matched = await guard.passwords.check(stored, body.password)  # always, even for no one
     if account is None or not matched:
         raise Unauthorized("auth/bad_credentials", "wrong name or password")
+    if account.banned:  # told only to whoever knows the password
+        raise Unauthorized("auth/banned", "this account is banned")
     return TokenOut(token=issue_token(settings.secret, account.id), account=account_out(account))
 
 

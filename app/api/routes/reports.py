@@ -1,0 +1,45 @@
+"""``POST /api/reports``: any signed-in player reports a match or a chat line in it."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from app.api.deps import CurrentPlayer
+from app.api.errors import declared
+from app.api.params import BodyId, BodySeat
+from app.api.schemas import Body
+from app.moderation.reports import ReportThrottle, file_report, report_json
+from app.moderation.service import ModerationService
+
+router = APIRouter(prefix="/api", tags=["reports"])
+
+
+class NewReport(Body):
+    match_id: BodyId
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+    # A chat line: its text as the reporter saw it, and the seat that said it.
+    seat: BodySeat | None = None
+    chat_text: Annotated[str | None, Field(max_length=500)] = None
+
+
+@router.post("/reports", status_code=201, responses=declared(401, 404, 422, 429, 503))
+async def report(body: NewReport, player: CurrentPlayer, request: Request) -> dict[str, Any]:
+    """File a report for the admins (``GET /api/admin/reports``). Refuses
+    ``match/not_found`` (404), ``report/bad_seat`` (422) and, past a few reports in ten
+    minutes, ``report/rate_limited`` (429, ``Retry-After``)."""
+    throttle: ReportThrottle = request.app.state.report_throttle
+    throttle.attempt(player.id)
+    service: ModerationService = request.app.state.moderation
+    work = partial(
+        file_report,
+        reporter=player,
+        match_id=body.match_id,
+        reason=body.reason,
+        seat=body.seat,
+        chat_text=body.chat_text,
+    )
+    return report_json(await service.writer.run(work))
