@@ -28,6 +28,7 @@ CLIENT_ROUTES = (
     "/howto",
     "/howto/{rest:path}",
     "/practice/{rest:path}",
+    "/admin",
 )
 
 

@@ -9,6 +9,7 @@ import { mountQuickPlay } from "./quickplay.js";
 import { mountTable } from "./table.js";
 import { mountLadder, mountLadders } from "./ladders.js";
 import { mountProfile } from "./profile.js";
+import { mountAdmin } from "./admin.js";
 import { mountTournament } from "./tournament.js";
 import { mountTournaments } from "./tournaments.js";
 
@@ -28,6 +29,7 @@ const ROUTES = [
   [/^\/ladders$/, () => mountLadders(root, navigate)],
   [/^\/ladders\/(\d+)$/, (id) => mountLadder(root, navigate, id)],
   [/^\/players\/(\d+)$/, (id) => mountProfile(root, navigate, id)],
+  [/^\/admin$/, () => mountAdmin(root)],
   [/^\/howto(?:\/(\w+))?$/, (game) => mountHowto(root, game)],
   [/^\/practice\/(\w+)$/, (game) => mountPracticeStart(root, navigate, game)],
   [/^\/practice\/(\w+)\/(\d+)$/, (game, id) => mountPractice(root, navigate, game, Number(id))],
