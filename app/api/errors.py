@@ -41,7 +41,51 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+# The refusals a route's shape implies, whatever its own code refuses: a body may not be JSON
+# (400), any parameter or body may be out of bounds (422), a token may be bad (401).
+SHAPE_REFUSALS = (
+    ("requestBody", 400),
+    ("requestBody", 422),
+    ("parameters", 422),
+    ("security", 401),
+)
+
+
+def declare_shape_refusals(app: FastAPI) -> None:
+    """Make ``app``'s OpenAPI schema declare, on every operation, the refusals its shape
+    implies (``SHAPE_REFUSALS``), so a route that forgets one in ``declared`` still tells
+    the truth; the routes declare the refusals of their own logic."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = build()
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        error_schema = ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, definition in error_schema.pop("$defs", {}).items():
+            components.setdefault(name, definition)
+        components.setdefault("ErrorOut", error_schema)
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                for part, status in SHAPE_REFUSALS:
+                    if operation.get(part) and str(status) not in responses:
+                        responses[str(status)] = {
+                            "description": STATUS_MEANING[status],
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/ErrorOut"}
+                                }
+                            },
+                        }
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal answered in the error format, and declared in the OpenAPI schema."""
+    declare_shape_refusals(app)
+
     @app.exception_handler(AppError)
     async def _app_error(_request: Request, exc: AppError) -> JSONResponse:
         return JSONResponse(

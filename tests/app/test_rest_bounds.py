@@ -12,7 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
+from app.api.deps import CurrentPlayer
+from app.api.errors import install_error_handlers
+from app.api.schemas import CastleName
 from tests.app.conftest import BACKENDS, ServerFactory
 from tests.app.support import Api, Server
 
@@ -222,6 +226,28 @@ async def test_openapi_declares_the_refusals_of_every_operation(api: Api) -> Non
     # Reading a table or a match needs no token (a seat's view with one): optional, not absent.
     for path in ("/api/lobbies/{lobby_id}", "/api/matches/{match_id}/state"):
         assert {} in schema["paths"][path]["get"]["security"], path
+
+
+def test_a_route_that_forgets_a_refusal_of_its_shape_still_declares_it() -> None:
+    """400 for a body, 422 for parameters or a body, 401 for a token: added to the schema
+    when a route's ``responses=`` leave them out (helpers add routes all the time)."""
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.post("/thing/{number}")
+    async def thing(number: int, body: CastleName, player: CurrentPlayer) -> dict[str, Any]:
+        return {}
+
+    @app.get("/plain")
+    async def plain() -> dict[str, Any]:
+        return {}
+
+    paths = app.openapi()["paths"]
+    responses = paths["/thing/{number}"]["post"]["responses"]
+    assert {"400", "401", "422"} <= set(responses)
+    assert responses["400"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorOut")
+    assert set(paths["/plain"]["get"]["responses"]) == {"200"}
+    assert "ErrorOut" in app.openapi()["components"]["schemas"]
 
 
 # -- rated integrity -----------------------------------------------------------------------
