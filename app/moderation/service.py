@@ -147,8 +147,12 @@ class ModerationService:
             self.remove_banned(banned)
 
     def remove_banned(self, account_id: int) -> list[int]:
-        """Resign the account's seats in the live matches of this process and close its
-        sockets (``auth/banned``); returns the matches it had seats in."""
+        """Forfeit the account's seats in the live matches of this process (a server-side
+        resign, as a tournament withdrawal's, with the seat marked ``banned`` in the match's
+        forfeits) and close its sockets (``auth/banned``); returns the matches it had seats in.
+
+        The resign is logged as the player's own, so a match rebuilt from its log before it
+        ends (a restart in between) settles that seat as a resignation."""
         text = wire.dumps(wire.error("auth/banned", "this account is banned"))
         resigned = []
         for session in list(self.hub.sessions.values()):
@@ -159,6 +163,9 @@ class ModerationService:
                 continue
             seats = session.seats_of(account_id)
             for seat in seats:
+                # A forfeit, not a plain resignation: the ledger settles it as one (100 minus
+                # the winner's damage), whatever the banned player's damage was.
+                session.forfeits.setdefault(str(seat), "banned")
                 resign = {"type": "resign"}
                 session.submit(Submit(ServerSeat(account_id, seat), seat, SERVER_SEQ, resign))
             if seats:

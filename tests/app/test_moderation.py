@@ -140,9 +140,10 @@ async def test_ban_refuses_tokens_closes_sockets_and_resigns_seats(
     assert refused.status_code == 401 and code(refused) == "auth/banned"
     await bob_client.wait_for("error", code="auth/banned")
     await bob_client.wait_until(lambda c: c._reader is not None and c._reader.done())
-    result = (await finished(api, match_id))["result"]
-    assert result["seats"][str(bob_client.seat)]["resigned"] is True
-    assert result["placings"][0] == [ann_client.seat]
+    shown = await finished(api, match_id)
+    assert shown["result"]["seats"][str(bob_client.seat)]["resigned"] is True
+    assert shown["result"]["placings"][0] == [ann_client.seat]
+    assert shown["forfeits"] == {str(bob_client.seat): "banned"}
     again = await Client(shared_server, match_id, bob).connect(hello=False)
     await again.send({"type": "hello", "token": bob})
     await again.wait_for("error", code="auth/banned")
