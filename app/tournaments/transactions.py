@@ -160,10 +160,14 @@ def withdraw(
 
 def start(session: Session, organiser_id: int, tid: int) -> list[int]:
     """Seed by skill, fix the rounds, pair round 1; returns the matches to start. Refuses
-    ``tournament/not_organiser`` and the ``check_start`` codes."""
+    ``tournament/not_organiser``, the ``check_start`` codes and ``tournament/rated_options``
+    (checked again: no rated table opens with a stacked deal, whatever changed the row)."""
     tournament = _organised(session, organiser_id, tid)
     listed = store.entries(session, tid)
     formats.check_start(Status(tournament.status), len(listed))
+    stacked = rated_refusal(dict(tournament.options or {}), "tournament")
+    if tournament.rated and stacked is not None:
+        raise stacked
     ladder = ladders.find_game_ladder(session, tournament.game)
     system = system_for(tournament.table_size)
     for entry in listed:

@@ -317,3 +317,14 @@ async def test_start_refuses_a_rated_table_whose_options_were_stacked_since(
     refused = await api.post(f"/api/lobbies/{lobby['id']}/start", host)
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "lobby/rated_options"
     assert (await api.get(f"/api/lobbies/{lobby['id']}")).json()["status"] == "open"
+    # A rated tournament the same way: its tables never open with the stacked deal.
+    cup = await api.ok("/api/tournaments", host, {"game": "castles", "format": "swiss"})
+    await api.ok(f"/api/tournaments/{cup['id']}/open", host)
+    await api.ok(f"/api/tournaments/{cup['id']}/bots", host, {"count": 2})
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        stacked = json.dumps({"first_seat": 1})
+        db.execute("UPDATE tournaments SET options = ? WHERE id = ?", (stacked, cup["id"]))
+    refused = await api.post(f"/api/tournaments/{cup['id']}/start", host)
+    assert refused.status_code == 422
+    assert refused.json()["error"]["code"] == "tournament/rated_options"
+    assert (await api.get(f"/api/tournaments/{cup['id']}")).json()["status"] == "registration"
