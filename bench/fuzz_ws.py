@@ -35,13 +35,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import websockets
-from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis import strategies as st
+# Run as a script, the repository instead of this script's folder: a module here must not
+# shadow the standard library's of the same name (bench/queue.py and ``import queue``).
+HERE = Path(__file__).resolve().parent
+if sys.path and sys.path[0] and Path(sys.path[0]).resolve() == HERE:
+    sys.path[0] = str(HERE.parent)
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import websockets  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
-from tests.app.support import Api, Server
+from tests.app.support import Api, Server  # noqa: E402
 
 GAMES = ("ambush", "castles", "ember", "rampage")
 # What the server sends that answers a message (chat echoes and patches go to everyone).
@@ -376,6 +380,8 @@ class FuzzTable:
             action[self.rng.choice(sorted(action))] = value
         elif how == "seq":
             seq = value
+            if type(value) is int and self.seq < value < 2**53:
+                self.seq = value  # the server keeps the highest: later moves must pass it
         kind = "grab" if action.get("type") == "grab" and self.rng.random() < 0.7 else "action"
         if kind == "grab":
             return encode({"type": "grab", "client_seq": seq, "cell": action.get("cell"),
