@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.sessions import wire
-from app.sessions.view_diff import diff_view
+from app.sessions.view_diff import DiffBuilder
 from engines.base import Event, events_for, view_audience
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class SeatViews:
         self._texts: dict[Hashable, str] = {}  # encoded whole views, per audience
         self._sizes: dict[Hashable, int] = {}  # last encoded length of a whole view
         self._diffs: dict[tuple[Hashable, Hashable], str] = {}  # (old, new audience) -> part
+        self._differ = DiffBuilder()  # this version's: shares work between audiences
         self._whole: dict[int | None, str] = {}
         self._bodies: dict[int | None, str] = {}
         self._awaiting_text: str | None = None
@@ -72,6 +73,7 @@ class SeatViews:
         self._current = _Built()
         self._texts.clear()
         self._diffs.clear()
+        self._differ = DiffBuilder()
         self._whole.clear()
         self._bodies.clear()
         self._awaiting_text = None
@@ -181,8 +183,7 @@ class SeatViews:
         if (size is not None and size <= SMALL_VIEW_CHARS) or self._whole_views:
             part = _WHOLE
         else:
-            diff = diff_view(previous.views[old_audience], view)
-            text = wire.dumps(diff) if diff else ""
+            text = self._differ.diff_text(previous.views[old_audience], view)
             if size is None or len(text) * 2 >= size:
                 # Near (or past) the whole view's size: weigh it exactly.
                 size = len(self._view_text(seat))
