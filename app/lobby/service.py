@@ -383,9 +383,10 @@ class LobbyService:
             host_id=host,
             members=members,
         )
-        await LobbyRepository(db).add(lobby)
-        async with self.lock(lobby.id):
-            match_id, _ = await self._launch(db, lobby, first_seat)
+        # Nobody else knows this table: no lock, and its row is written with the match's.
+        db.add(lobby)
+        await db.flush()
+        match_id, _ = await self._launch(db, lobby, first_seat)
         self.publish(lobby)
         return match_id
 

@@ -21,7 +21,9 @@ Who may meet whom:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import math
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,65 +114,94 @@ def _met(group: Iterable[Ticket], candidate: Ticket, recent: frozenset[str]) -> 
     return any(meeting_key(t.account_id, candidate.account_id) in recent for t in group)
 
 
+class _ByRating:
+    """A pool's tickets in rating order, for finding the nearest ones without sorting the
+    pool again for every ticket (a round over a pool of n costs about n log n, not n^2)."""
+
+    def __init__(self, tickets: list[Ticket]) -> None:
+        self.tickets = sorted(tickets, key=lambda t: (t.rating, t.enqueued_at))
+        self.ratings = [t.rating for t in self.tickets]
+        self.taken: set[str] = set()
+
+    def nearest(self, anchor: Ticket, limit: float) -> Iterator[Ticket]:
+        """Untaken tickets within ``limit`` of the anchor's rating, closest first."""
+        high = bisect_left(self.ratings, anchor.rating)
+        low = high - 1
+        while True:
+            down = anchor.rating - self.ratings[low] if low >= 0 else math.inf
+            up = self.ratings[high] - anchor.rating if high < len(self.tickets) else math.inf
+            if min(down, up) > limit:
+                return
+            if up <= down:
+                found, high = self.tickets[high], high + 1
+            else:
+                found, low = self.tickets[low], low - 1
+            if found.id not in self.taken:
+                yield found
+
+
 def _grow(
     anchor: Ticket,
-    pool: list[Ticket],
+    pool: _ByRating,
     size: int,
     limit: float,
     recent: frozenset[str],
     avoid_recent: bool,
+    bots_willing: bool = False,
 ) -> list[Ticket] | None:
     """The closest-rated group of ``size`` around ``anchor`` whose spread fits ``limit``."""
     group = [anchor]
     accounts = {anchor.account_id}
-    for candidate in sorted(pool, key=lambda t: (abs(t.rating - anchor.rating), t.enqueued_at)):
+    low = high = anchor.rating
+    for candidate in pool.nearest(anchor, limit):
         if len(group) == size:
             break
         if candidate.id == anchor.id or candidate.account_id in accounts:
             continue
-        ratings = [t.rating for t in group] + [candidate.rating]
-        if max(ratings) - min(ratings) > limit:
+        if bots_willing and candidate.bots_after_s is None:
+            continue
+        if max(high, candidate.rating) - min(low, candidate.rating) > limit:
             continue
         if avoid_recent and _met(group, candidate, recent):
             continue
         group.append(candidate)
         accounts.add(candidate.account_id)
+        low, high = min(low, candidate.rating), max(high, candidate.rating)
     return group if len(group) == size else None
 
 
 def _pool_groups(tickets: list[Ticket], now: float, recent: frozenset[str]) -> list[Group]:
     groups: list[Group] = []
     waiting = sorted(tickets, key=lambda t: (t.enqueued_at, t.id))
-    taken: set[str] = set()
+    pool = _ByRating(waiting)
+    accounts = {t.account_id for t in waiting}
     for anchor in waiting:
-        if anchor.id in taken:
+        if anchor.id in pool.taken:
             continue
-        free = [t for t in waiting if t.id not in taken]
         limit = window(now - anchor.enqueued_at)
-        others = {t.account_id for t in free} - {anchor.account_id}
         size = anchor.seats
-        group = _grow(anchor, free, size, limit, recent, avoid_recent=True)
-        if group is None and len(others) == size - 1:
+        group = _grow(anchor, pool, size, limit, recent, avoid_recent=True)
+        if group is None and len(accounts - {anchor.account_id}) == size - 1:
             # Nobody else is waiting: players who just met may meet again.
-            group = _grow(anchor, free, size, limit, recent, avoid_recent=False)
+            group = _grow(anchor, pool, size, limit, recent, avoid_recent=False)
         if group is None:
             continue
-        taken.update(t.id for t in group)
+        pool.taken.update(t.id for t in group)
+        accounts.difference_update(t.account_id for t in group)
         groups.append(Group(tuple(group)))
     for anchor in waiting:
-        if anchor.id in taken or anchor.rated or anchor.bots_after_s is None:
+        if anchor.id in pool.taken or anchor.rated or anchor.bots_after_s is None:
             continue
         if now - anchor.enqueued_at < anchor.bots_after_s:
             continue
-        willing = [t for t in waiting if t.id not in taken and t.bots_after_s is not None]
         limit = window(now - anchor.enqueued_at)
         humans = [anchor]
         for size in range(anchor.seats - 1, 0, -1):
-            found = _grow(anchor, willing, size, limit, recent, avoid_recent=False)
+            found = _grow(anchor, pool, size, limit, recent, False, bots_willing=True)
             if found is not None:
                 humans = found
                 break
-        taken.update(t.id for t in humans)
+        pool.taken.update(t.id for t in humans)
         groups.append(Group(tuple(humans), bots=anchor.seats - len(humans)))
     return groups
 

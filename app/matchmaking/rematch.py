@@ -136,9 +136,12 @@ class RematchService:
         return offer
 
     def _lapse(self, offer: Offer) -> None:
-        if self.offers.get(offer.match_id) is offer and offer.new_match_id is None:
-            del self.offers[offer.match_id]
-            self._locks.pop(offer.match_id, None)
+        """An offer is forgotten after ``OFFER_S``; one that never started a match lapses."""
+        if self.offers.get(offer.match_id) is not offer:
+            return
+        del self.offers[offer.match_id]
+        self._locks.pop(offer.match_id, None)
+        if offer.new_match_id is None:
             self._tell(offer, {"type": "rematch_expired", "match_id": offer.match_id})
 
     async def _start(self, match_id: int) -> int:

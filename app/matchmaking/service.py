@@ -35,6 +35,7 @@ QUEUE_LOCK = "queue"
 # round seats at most ``GROUPS_PER_ROUND`` groups, well within it.
 QUEUE_LOCK_S = 10.0
 GROUPS_PER_ROUND = 40
+SEATING_AT_ONCE = 4  # matches set up side by side (their database writes still queue)
 QUICK_CASTLES = (
     "Amberkeep", "Briarholt", "Cinderfell", "Dawnspire", "Eastmarch", "Frosthelm",
     "Greywater", "Hollowcrest", "Ironmere", "Juniper Hall", "Kestrel Tower", "Larkmoor",
@@ -187,23 +188,27 @@ class QueueService:
             groups = pair(waiting, now, await self.store.recent(now))[:GROUPS_PER_ROUND]
             for group in groups:
                 await self.store.claim([t.id for t in group.tickets], now)
-        seated: list[tuple[Group, int]] = []
-        for group in groups:
+        gate = asyncio.Semaphore(SEATING_AT_ONCE)
+
+        async def seat(group: Group) -> tuple[Group, int] | None:
             ids = [t.id for t in group.tickets]
             try:
-                match_id = await self._seat(group)
+                async with gate:
+                    match_id = await self._seat(group)
             except Exception:
                 log.exception("quick play could not seat %s", ids)
                 async with self.locks.hold(QUEUE_LOCK):
                     await self.store.release(ids)
-                continue
+                return None
             async with self.locks.hold(QUEUE_LOCK):
                 await self.store.settle(ids, match_id, self.clock())
-            seated.append((group, match_id))
             for ticket in group.tickets:
                 message = {"type": "matched", "ticket": ticket.id, "match_id": match_id}
                 self.feed.notify(ticket.account_id, message)
-        return seated
+            return group, match_id
+
+        done = await asyncio.gather(*(seat(group) for group in groups))
+        return [item for item in done if item is not None]
 
     async def _seat(self, group: Group) -> int:
         first = group.tickets[0]
