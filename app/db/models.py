@@ -154,7 +154,7 @@ class MatchAction(Base):
     client_seq: Mapped[int | None] = mapped_column(BigInteger)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at_ms: Mapped[int] = mapped_column(BigInteger)
-    cause: Mapped[str] = mapped_column(String(16))
+    cause: Mapped[str] = mapped_column(String(32))  # ``forfeit_abandoned`` has 17
     events: Mapped[list[Any]] = mapped_column(JSON)
     arbitration: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
