@@ -16,7 +16,7 @@ present only when they changed (absent: as before). A patch with ``view`` is who
 ``legal`` and ``awaiting`` replace what the receiver held, whatever its version.
 
 ``DiffBuilder`` builds diffs on the server (per-key comparison, C-speed equality on unchanged
-parts, each shared part compared and encoded once per version); ``apply_diff`` and
+parts); ``apply_diff`` and
 ``PatchReader`` are the Python readers (tests, the load generator);
 ``static/js/viewpatch.js`` is the browser's.
 """
@@ -35,79 +35,53 @@ SUB_SHARE = 0.5
 
 
 class DiffBuilder:
-    """The diffs of one version's views from the previous version's, sharing work between
-    audiences: engines share nested parts between the views of one version (Ambush!'s
-    public part, one object in every seat's view), so a pair of parts (by identity) is
-    compared once and a changed part encoded once, however many audiences see it. Keep a
-    builder only while the views it was given are alive (identities are its keys)."""
+    """The diffs of one version's views from the previous version's. Unchanged parts are
+    found by one comparison per key (identity, then C-speed equality); a changed list or
+    object shared by several audiences' views (Ambush!'s public part is one object in every
+    seat's view) is diffed one level down once per version. Keep a builder only while the
+    views it was given are alive (identities are its keys)."""
 
     def __init__(self) -> None:
-        self._compared: dict[tuple[int, int], Any] = {}  # -> _SAME, None (replace) or entries
-        self._texts: dict[int, str] = {}  # id(part) -> its JSON
+        self._entries: dict[tuple[int, int], dict[Any, Any] | None] = {}
 
     def diff_text(self, old: dict[str, Any], new: dict[str, Any]) -> str:
         """The diff from ``old`` to ``new`` as JSON, ``""`` when they are equal."""
-        replaced: list[tuple[str, Any]] = []
-        nested: list[tuple[str, Any]] = []
-        added = 0
-        compared = self._compared
-        for key, value in new.items():
-            if key not in old:
-                replaced.append((key, value))
-                added += 1
-                continue
-            before = old[key]
-            if value is before:
-                continue
-            kind = type(value)
-            if kind is list or kind is dict:
+        changed = [
+            key
+            for key, value in new.items()
+            if value is not (was := old.get(key, _NONE)) and value != was
+        ]
+        keys_differ = old.keys() != new.keys()
+        if not changed and not keys_differ:
+            return ""
+        replaced: dict[str, Any] = {}
+        nested: dict[str, Any] = {}
+        known = self._entries
+        for key in changed:
+            value, before = new[key], old.get(key, _NONE)
+            entries = None
+            if before is not _NONE:
                 pair = (id(before), id(value))
-                change = compared.get(pair, _UNKNOWN)
-                if change is _UNKNOWN:
-                    change = _SAME if value == before else _changed_entries(before, value)
-                    compared[pair] = change
-                if change is _SAME:
-                    continue
-                if change is None:
-                    replaced.append((key, value))
-                else:
-                    nested.append((key, change))
-            elif value != before:
-                replaced.append((key, value))
-        parts = []
+                entries = known.get(pair, _NONE)
+                if entries is _NONE:
+                    entries = known[pair] = _changed_entries(before, value)
+            if entries is None:
+                replaced[key] = value
+            else:
+                nested[key] = entries
+        diff: dict[str, Any] = {}
         if replaced:
-            parts.append(f'"set":{{{self._members(replaced)}}}')
+            diff["set"] = replaced
         if nested:
-            parts.append(f'"sub":{{{self._members(nested)}}}')
-        if len(old) > len(new) - added:  # some key of ``old`` is not in ``new``
-            parts.append(f'"del":{dumps([key for key in old if key not in new])}')
-        return f"{{{','.join(parts)}}}" if parts else ""
-
-    def _members(self, items: list[tuple[str, Any]]) -> str:
-        texts = self._texts
-        out = []
-        for key, value in items:
-            text = texts.get(id(value))
-            if text is None:
-                text = dumps(value)
-                if type(value) is list or type(value) is dict:
-                    texts[id(value)] = text
-            out.append(f"{_key_json(key)}:{text}")
-        return ",".join(out)
+            diff["sub"] = nested
+        if keys_differ:
+            gone = [key for key in old if key not in new]
+            if gone:
+                diff["del"] = gone
+        return dumps(diff)
 
 
-_UNKNOWN = object()
-_SAME = object()
-_KEYS: dict[Any, str] = {}
-
-
-def _key_json(key: Any) -> str:
-    text = _KEYS.get(key)
-    if text is None:
-        text = dumps(key if type(key) is str else str(key))
-        if len(_KEYS) < 10_000:  # view keys are few; a bound all the same
-            _KEYS[key] = text
-    return text
+_NONE: Any = object()
 
 
 def diff_view(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
