@@ -217,8 +217,14 @@ class ModerationService:
         return outcome
 
     def _on_abort(self, body: dict[str, Any]) -> None:
-        work = self.hub.abort(body["match_id"], "match/aborted", abort_message(body["reason"]))
-        self._tasks.start(work)
+        self._tasks.start(self._abort_here(int(body["match_id"]), str(body["reason"])))
+
+    async def _abort_here(self, match_id: int, reason: str) -> None:
+        """Another process's admin aborted a match this process serves."""
+        try:
+            await self.hub.abort(match_id, "match/aborted", abort_message(reason))
+        except Exception:
+            log.exception("could not abort match %s for another process", match_id)
 
     async def stop(self) -> None:
         await self._tasks.cancel_all()
