@@ -7,7 +7,9 @@ import argparse
 import os
 import socket
 import sys
+from collections.abc import Awaitable
 from pathlib import Path
+from typing import Any
 
 import redis
 import uvicorn
@@ -19,6 +21,7 @@ from app.config import Settings, get_settings
 from app.db.engine import ensure_sqlite_dir
 from app.ops import cli as ops_cli
 from app.ops.logs import announce, configure_logging
+from app.ops.shutdown import DrainingServer
 from app.realtime.frames import FrameProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +68,19 @@ def tune_gc() -> CollectorPolicy:
     return policy
 
 
+def event_loop() -> str:
+    """The event loop uvicorn runs: ``RAMPART_LOOP`` (``asyncio`` or ``uvloop``), asyncio by
+    default (uvicorn's own default, ``auto``, would switch to uvloop as soon as it is
+    installed)."""
+    return os.environ.get("RAMPART_LOOP", "asyncio")
+
+
+def hand_over_of(app: Any) -> Awaitable[None] | None:
+    """The app's hand-over of its matches (set by its lifespan; None before it started)."""
+    hand_over = getattr(app.state, "hand_over", None)
+    return hand_over() if hand_over is not None else None
+
+
 def main() -> None:
     if sys.argv[1:2] and sys.argv[1] in ops_cli.COMMANDS:
         sys.exit(ops_cli.run(sys.argv[1:], migrate))
@@ -86,17 +102,24 @@ def main() -> None:
 
     announce(f"Rampart on http://{args.host}:{args.port} (API docs at /docs)")
     tune_gc()
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
         ws=FrameProtocol,
+        loop=event_loop(),
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         access_log=False,
         log_config=None,  # uvicorn's loggers propagate to ours (app.ops.logs)
     )
+    # SIGTERM: the matches are handed over before uvicorn closes their sockets (app.ops.shutdown).
+    server = DrainingServer(config, hand_over=lambda: hand_over_of(app))
+    server.run()
+    if not server.started:
+        sys.exit(3)  # as uvicorn.run: the app did not start
 
 
 if __name__ == "__main__":

@@ -91,6 +91,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db_engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.hub = hub
+
+        async def hand_over() -> None:
+            """SIGTERM, before uvicorn closes any connection (``app.ops.shutdown``)."""
+            app.state.draining = True
+            await hub.hand_over()
+
+        app.state.draining = False
+        app.state.hand_over = hand_over
         app.state.pinger = pinger = Pinger()
         app.state.flusher = flusher = FrameFlusher()
         # A commit's broadcasts leave in the same turn of the loop as the commit.

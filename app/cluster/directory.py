@@ -30,6 +30,15 @@ return ARGV[1]
 """
 
 
+# Delete the owner key only while it still names this node (another may have claimed since).
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
 class ClusterUnavailable(AppError):
     """Redis did not answer: who owns a match cannot be known right now (retry soon)."""
 
@@ -65,6 +74,7 @@ class Directory:
         self.node_url = node_url
         self.ttl_ms = max(1, int(ttl_s * 1000))
         self._claim = redis.register_script(CLAIM)
+        self._release = redis.register_script(RELEASE)
         self._heart: asyncio.Task[None] | None = None
         self._seen_keys = False  # met this Redis's key marker (``_keys_since``) before
         # Called when a heartbeat finds this node's key had expired (Redis unreachable or
@@ -112,6 +122,13 @@ class Directory:
         with redis_answers():
             keys, args = [OWNER_KEY + str(match_id)], [self.node_id, NODE_KEY]
             return _text(await self._claim(keys=keys, args=args))
+
+    async def release(self, match_ids: list[int]) -> None:
+        """Give up these matches (this process is stopping): each owner key that still names
+        this node is deleted, so the next process asked for the match claims it at once."""
+        for match_id in match_ids:
+            with contextlib.suppress(RedisError, OSError):
+                await self._release(keys=[OWNER_KEY + str(match_id)], args=[self.node_id])
 
     async def owner(self, match_id: int) -> str | None:
         """The live process that owns the match, or None (unowned, or its owner is dead)."""

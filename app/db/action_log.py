@@ -148,6 +148,17 @@ class ActionLogWriter:
         pending, self._pending = self._pending, []
         self._settle(pending, RuntimeError("the action log writer stopped"))
 
+    async def flush(self, timeout_s: float) -> bool:
+        """Wait until every row staged so far is committed (or failed): True when none is left,
+        False if some still wait after ``timeout_s`` (the database cannot be written)."""
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + timeout_s
+        while self._pending or self._kicked or self._draining is not None:
+            if loop.time() >= give_up_at:
+                return False
+            await asyncio.sleep(0.005)
+        return True
+
     def stage(self, row: dict[str, Any], written: Written) -> None:
         """Persist one version of a match; ``written(None)`` once committed, ``written(error)``
         when its transaction failed (a duplicate ``(match_id, version)`` included), so the

@@ -53,6 +53,11 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
     hub: Hub = websocket.app.state.hub
     flusher: FrameFlusher = websocket.app.state.flusher
     await websocket.accept()
+    if websocket.app.state.draining:  # handing matches over: reconnect (elsewhere) at once
+        restarting = wire.error("server/restarting", "this server is restarting; reconnect")
+        await websocket.send_text(wire.dumps(restarting))
+        await websocket.close(1012)
+        return
     cluster: Directory | None = websocket.app.state.cluster
     if cluster is not None and match_id not in hub.sessions:
         try:
@@ -85,7 +90,8 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
         except AppError as refusal:
             _error(peer, refusal.code, refusal.message)
             # 4404: the match does not exist (clients stop); otherwise try again later.
-            peer.close(4404 if refusal.status == 404 else 1013)
+            stopping = refusal.code == "server/restarting"
+            peer.close(4404 if refusal.status == 404 else 1012 if stopping else 1013)
             return
         except KeyError:
             _error(peer, "match/unavailable", "this server cannot play that game")

@@ -47,6 +47,17 @@ class Placement(Protocol):
 
     async def adoptable(self, matches: list[tuple[int, int]]) -> list[int]: ...
 
+    async def release(self, match_ids: list[int]) -> None: ...
+
+
+class Restarting(AppError):
+    """This process is stopping: the match is to be found again in a moment (503, retry)."""
+
+    status = 503
+
+    def __init__(self) -> None:
+        super().__init__("server/restarting", "this server is restarting; reconnect")
+
 
 class OwnedElsewhere(AppError):
     """The match lives in another live process (``node_id``): relay to it, do not load it."""
@@ -81,6 +92,7 @@ class Hub:
         self._loading: dict[int, asyncio.Future[GameSession]] = {}
         self._finished_order: list[int] = []
         self._stopping = False
+        self.draining = False  # handing over (``hand_over``): no match is loaded any more
         self._reloads: set[asyncio.Future[GameSession]] = set()
         # Called with the match id once a match's result is written (ladders, tournaments).
         self.finish_listeners: list[Callable[[int], None]] = []
@@ -124,6 +136,31 @@ class Hub:
             for peer in list(session.peers):
                 peer.close(1001)
 
+    async def hand_over(self, flush_timeout_s: float = 10.0) -> None:
+        """SIGTERM (``app.ops.shutdown``): take no more actions or matches, write every
+        accepted action (its mover acknowledged, everyone told), give the matches up (with
+        several processes another may claim each at once), then close their sockets with 1012
+        (service restart) so that the clients reconnect at once."""
+        self.draining = True
+        self._stopping = True  # no rebuilds from here on
+        log.warning("stopping: handing over %d matches", len(self.sessions))
+        for session in self.sessions.values():
+            session.close_intake()
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if not await self.action_log.flush(flush_timeout_s):
+            log.warning("handing over: some actions could not be written (never acknowledged)")
+        if self.placement is not None:
+            await self.placement.release(list(self.sessions))
+        for session in self.sessions.values():
+            for peer in list(session.peers):
+                peer.close(1012)
+        log.warning("stopping: %d matches handed over", len(self.sessions))
+
     async def get(self, match_id: int) -> GameSession:
         """The match's session, loaded (and started, while it runs) on first use.
 
@@ -133,6 +170,8 @@ class Hub:
         session = self.sessions.get(match_id)
         if session is not None:
             return session
+        if self.draining:
+            raise Restarting()
         loading = self._loading.get(match_id)
         if loading is None:
             loading = asyncio.ensure_future(self._load_and_start(match_id))

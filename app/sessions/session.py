@@ -92,6 +92,7 @@ class GameSession:
         self.on_finish = on_finish
         # Builds this match afresh from its action log (the hub's), for ``restore``.
         self.rebuild = rebuild
+        self.intake_closed = False  # handing over: nothing new is taken (close_intake)
         self.peers: set[wire.Listener] = set()
         self.finished = engine.outcome(state) is not None
         # Loaded from a log whose last move ended the match before its result was written.
@@ -133,6 +134,9 @@ class GameSession:
         hand (the fast lane: checked, applied and staged for the action log right here, and
         broadcast from the log's callback, with no task wake-up on the way); anything else,
         or anything arriving while a command is in hand, through the inbox and the task."""
+        if self.intake_closed:
+            self._refuse_restarting(command)
+            return
         if type(command) is Submit and changes.refused_while_down(self, command):
             return  # the database cannot be written: refused at once, retryable
         if (
@@ -156,6 +160,20 @@ class GameSession:
             return
         self._inbox.append(command)
         self._wake.set()
+
+    def close_intake(self) -> None:
+        """This process is handing the match over (``Hub.hand_over``): from now on an action
+        is refused with ``server/restarting`` (retry: send it again once reconnected; it was
+        not played) and a new connection is closed with 1012."""
+        self.intake_closed = True
+
+    def _refuse_restarting(self, command: Command) -> None:
+        if isinstance(command, Attach):
+            command.peer.close(1012)
+        elif isinstance(command, Submit):
+            message = "the server is restarting; your action was not played, send it again"
+            reply = wire.error("server/restarting", message, command.client_seq)
+            command.peer.send_text(wire.dumps({**reply, "retry": True}))
 
     def seats_of(self, account_id: int | None) -> list[int]:
         if account_id is None:
