@@ -108,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Quick play: one queue for the cluster in Redis, else this process's own.
         store: QueueStore = RedisQueue(node.redis) if node is not None else MemoryQueue()
         app.state.queue = quick_play = QueueService(store, lobbies, sessionmaker, feed, locks)
-        app.state.rematches = RematchService(hub, lobbies, sessionmaker, feed)
+        app.state.rematches = RematchService(hub, lobbies, sessionmaker, feed, locks)
         writer = Writer(engine, sessionmaker)
         ladder_service = LadderService(writer, locks)
         tournament_service = TournamentService(hub, writer, feed, locks)

@@ -47,6 +47,7 @@ class ClusterNode:
         self.bus.on("lobby", lambda body: _deliver_lobby(feed, body))
         self.bus.on("feed", lambda body: feed.deliver_text(body["text"]))
         self.bus.on("notify", lambda body: feed.deliver_to(int(body["account_id"]), body["text"]))
+        self.bus.on("match_news", lambda body: _deliver_match_news(hub, body))
         await self.bus.start()
 
     def serve_tournaments(self, tournaments: TournamentService) -> None:
@@ -76,6 +77,15 @@ class ClusterNode:
         await self.bus.stop()
         await self.directory.stop()
         await self.redis.aclose()
+
+
+def _deliver_match_news(hub: Hub, body: dict[str, object]) -> None:
+    """A message for every socket of a match this process serves (a rematch offered through
+    another process)."""
+    session = hub.sessions.get(int(str(body["match_id"])))
+    if session is not None:
+        for peer in list(session.peers):
+            peer.send_text(str(body["text"]))
 
 
 def _deliver_lobby(feed: LobbyFeed, body: dict[str, object]) -> None:

@@ -6,19 +6,24 @@ Who hears what (on the match socket, and the lobby socket of each seated player)
 ``{"type": "rematch", "match_id", "accepted": [seats], "waiting": [seats], "expires_in_s"}``
 on each acceptance, ``{"type": "rematch_started", "match_id": <new>, "from_match_id"}`` when
 the new match starts, ``{"type": "rematch_expired", "match_id"}`` when an offer lapses.
-Offers live in the process serving the match (its sockets are there too)."""
+With Redis configured, offers are kept there (``rampart:rematch:<id>``, gone after
+``OFFER_S``) under a cluster lock per match, so players answering through different processes
+share one offer; without Redis they live in the process."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.cluster.directory import redis_answers
+from app.cluster.locks import Locks
 from app.db.repositories import MatchRepository
 from app.errors import AppError, Conflict, Forbidden
 from app.lobby.feed import LobbyFeed
@@ -28,6 +33,7 @@ from app.sessions.bots import parse_bot_spec
 from app.sessions.hub import Hub
 
 OFFER_S = 60.0
+OFFER_KEY = "rampart:rematch:"
 log = logging.getLogger(__name__)
 
 
@@ -38,6 +44,22 @@ class Offer:
     expires_at: float
     accepted: set[int] = field(default_factory=set)
     new_match_id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "humans": {str(seat): account for seat, account in self.humans.items()},
+            "expires_at": self.expires_at,
+            "accepted": sorted(self.accepted),
+            "new_match_id": self.new_match_id,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Offer:
+        humans = {int(seat): int(account) for seat, account in data["humans"].items()}
+        accepted = {int(seat) for seat in data["accepted"]}
+        return cls(int(data["match_id"]), humans, float(data["expires_at"]), accepted,
+                   data.get("new_match_id"))  # fmt: skip
 
     def state(self, now: float) -> dict[str, Any]:
         return {
@@ -57,16 +79,43 @@ class RematchService:
         lobbies: LobbyService,
         sessionmaker: async_sessionmaker[AsyncSession],
         feed: LobbyFeed,
+        locks: Locks | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.hub = hub
         self.lobbies = lobbies
         self.sessionmaker = sessionmaker
         self.feed = feed
+        self.locks = locks or Locks()
+        self.redis = self.locks.redis
         self.clock = clock
         self.offers: dict[int, Offer] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+
+    async def _load(self, match_id: int) -> Offer | None:
+        if self.redis is None:
+            return self.offers.get(match_id)
+        with redis_answers():
+            data = await self.redis.get(OFFER_KEY + str(match_id))
+        return None if data is None else Offer.from_json(orjson.loads(data))
+
+    async def _save(self, offer: Offer) -> None:
+        if self.redis is None:
+            self.offers[offer.match_id] = offer
+            return
+        with redis_answers():
+            key = OFFER_KEY + str(offer.match_id)
+            # Kept a little past the offer, so that its lapse still finds it.
+            await self.redis.set(
+                key, orjson.dumps(offer.to_json()), px=int(OFFER_S * 1000) + 10_000
+            )
+
+    async def _forget(self, match_id: int) -> None:
+        if self.redis is None:
+            self.offers.pop(match_id, None)
+            return
+        with redis_answers():
+            await self.redis.delete(OFFER_KEY + str(match_id))
 
     def _tell(self, offer: Offer, message: dict[str, Any]) -> None:
         text = wire.dumps(message)
@@ -74,15 +123,17 @@ class RematchService:
         if session is not None:
             for peer in list(session.peers):
                 peer.send_text(text)
+        elif self.feed.relay is not None:  # the match's sockets are on another process
+            self.feed.relay("match_news", {"match_id": offer.match_id, "text": text})
         for account_id in set(offer.humans.values()):
             self.feed.notify(account_id, message)
 
     async def offer(self, account_id: int, match_id: int) -> dict[str, Any]:
         """Offer (or accept) a rematch of a finished match. Refuses ``match/not_found``,
         ``rematch/not_finished`` (409) and ``rematch/not_seated`` (403)."""
-        async with self._locks.setdefault(match_id, asyncio.Lock()):
+        async with self.locks.hold(f"rematch:{match_id}"):
             now = self.clock()
-            offer = self.offers.get(match_id)
+            offer = await self._load(match_id)
             if offer is None or (offer.expires_at <= now and offer.new_match_id is None):
                 offer = await self._open(match_id, now)
             if account_id not in offer.humans.values():
@@ -98,6 +149,7 @@ class RematchService:
                         "from_match_id": match_id,
                     }
                     self._tell(offer, started)
+                await self._save(offer)
             return offer.state(self.clock())
 
     def offer_soon(
@@ -105,9 +157,7 @@ class RematchService:
     ) -> None:
         """``offer`` from a socket message: the answer is the broadcast; a refusal goes to
         ``refuse(code, message)``."""
-        task = asyncio.create_task(self._offer_or_refuse(account_id, match_id, refuse))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._offer_or_refuse(account_id, match_id, refuse))
 
     async def _offer_or_refuse(
         self, account_id: int, match_id: int, refuse: Callable[[str, str], None]
@@ -131,18 +181,28 @@ class RematchService:
             raise Conflict("rematch/not_finished", "a rematch is offered once the match ends")
         humans = {row.seat: row.account_id for row in seats if row.account_id is not None}
         offer = Offer(match_id, humans, now + OFFER_S)
-        self.offers[match_id] = offer
-        asyncio.get_running_loop().call_later(OFFER_S, self._lapse, offer)
+        loop = asyncio.get_running_loop()
+        loop.call_later(OFFER_S, lambda: self._spawn(self._lapse(match_id, offer.expires_at)))
         return offer
 
-    def _lapse(self, offer: Offer) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _lapse(self, match_id: int, expires_at: float) -> None:
         """An offer is forgotten after ``OFFER_S``; one that never started a match lapses."""
-        if self.offers.get(offer.match_id) is not offer:
+        try:
+            async with self.locks.hold(f"rematch:{match_id}"):
+                offer = await self._load(match_id)
+                if offer is not None and offer.expires_at != expires_at:
+                    return  # a newer offer
+                await self._forget(match_id)
+        except AppError:
+            log.warning("rematch offer of match %s: Redis did not answer", match_id)
             return
-        del self.offers[offer.match_id]
-        self._locks.pop(offer.match_id, None)
-        if offer.new_match_id is None:
-            self._tell(offer, {"type": "rematch_expired", "match_id": offer.match_id})
+        if offer is not None and offer.new_match_id is None:
+            self._tell(offer, {"type": "rematch_expired", "match_id": match_id})
 
     async def _start(self, match_id: int) -> int:
         async with self.sessionmaker() as db:

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from tests.app.cluster.conftest import NodeFactory, cluster, needs_cluster, redis_url  # noqa: F401
-from tests.app.support import Api
+from tests.app.support import Api, Client
 from tests.app.test_queue import LobbyListener, matched, queue
 
 pytestmark = needs_cluster
@@ -47,3 +47,32 @@ async def test_tickets_taken_by_two_processes_meet_and_survive_a_dead_process(
     seats = (await api_one.get(f"/api/matches/{met['match_id']}")).json()["seats"]
     assert sorted(s["account_id"] is not None for s in seats) == [True, True]
     await api_one.close()
+
+
+async def test_a_rematch_is_accepted_through_two_processes(
+    cluster: NodeFactory,  # noqa: F811
+) -> None:
+    one, two = cluster(), cluster()
+    api_one, api_two = Api(one), Api(two)
+    ann, bob = await api_one.guest("ann"), await api_two.guest("bob")
+    match_id = await api_one.table("ambush", [ann, bob])
+    ann_client = await Client(one, match_id, ann).connect()
+    bob_feed = await LobbyListener().open(two, bob)
+    await ann_client.act({"type": "resign"})
+    for _ in range(200):
+        if (await api_two.get(f"/api/matches/{match_id}")).json()["status"] != "running":
+            break
+        await asyncio.sleep(0.05)
+    offered = await api_two.post(f"/api/matches/{match_id}/rematch", bob)
+    assert offered.status_code == 200, offered.text
+    assert offered.json()["accepted"] == [1 - (ann_client.seat or 0)]
+    heard = await ann_client.wait_for("rematch")  # offered on two, heard on one
+    assert heard["waiting"] == [ann_client.seat]
+    accepted = await api_one.post(f"/api/matches/{match_id}/rematch", ann)
+    new_id = accepted.json()["new_match_id"]
+    assert new_id is not None and new_id != match_id
+    started = await bob_feed.wait_for("rematch_started")
+    assert started["match_id"] == new_id
+    await bob_feed.close()
+    await api_one.close()
+    await api_two.close()
