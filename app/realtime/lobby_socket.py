@@ -24,7 +24,9 @@ router = APIRouter()
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     """Sends ``lobbies`` (open public tables) at once; an optional ``hello{token}`` adds the
-    private tables the player sits at to the ``lobby`` updates it receives."""
+    private tables the player sits at to the ``lobby`` updates it receives, and the player's
+    own news: quick play's ``matched{ticket, match_id}`` and the ``rematch`` messages
+    (``app.matchmaking``, through ``LobbyFeed.notify``)."""
     settings: Settings = websocket.app.state.settings
     feed: LobbyFeed = websocket.app.state.lobby_feed
     await websocket.accept()
