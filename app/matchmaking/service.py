@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 ROUND_S = 0.5  # how often the waiting tickets are paired
 DEFAULT_ESTIMATE_S = 30.0  # a pool's estimate before any of its tickets was matched
 QUEUE_LOCK = "queue"
-# A process that dies holding the queue's cluster lock stalls quick play this long at most; a
-# round seats at most ``GROUPS_PER_ROUND`` groups, well within it.
+# A process that dies holding the queue's cluster lock stalls quick play this long at most (the
+# lock is held to pick and claim a round's groups, never while their matches are set up).
 QUEUE_LOCK_S = 10.0
 GROUPS_PER_ROUND = 40
 SEATING_AT_ONCE = 4  # matches set up side by side (their database writes still queue)
