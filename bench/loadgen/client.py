@@ -196,7 +196,7 @@ class Seat:
             last = self.patches.version
             self.ws.send_text(json.dumps({"type": "resync", "last_version": last}))
             return
-        self.view, self.legal = message["view"], message["legal"]
+        self.view, self.legal = message["view"], self.patches.legal
         self.anchor = (message.get("at_ms", 0), time.monotonic())
         self.drawn = (message.get("version", 0), self.anchor[1])
         if self.view.get("outcome") is not None and not self.over:

@@ -231,7 +231,7 @@ class Client:
                     # does not fit the version held asks for the whole view again.
                     if self.patches.read(message):
                         self.view = message["view"]
-                        self.legal = message["legal"]
+                        self.legal = self.patches.legal
                         self.version = message["version"]
                     else:
                         resync = {"type": "resync", "last_version": self.patches.version}
