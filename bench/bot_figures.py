@@ -17,13 +17,19 @@ planned timing and choice, reproducible from the seeds:
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import contextlib
 import statistics
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: the repository root on the path

@@ -8,17 +8,21 @@ Red (side 0, seat 0) moves first. The issue wants Red's win rate within 45-55%.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import os
 import statistics
-import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.castles.bots import HeuristicBot
 from engines.castles.engine import CastlesEngine

@@ -9,10 +9,17 @@ no server. The bar is 200 games/s for 2 seats; an engine below it is marked.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import importlib
 import time
-from pathlib import Path
 
 from engines import registry
 from engines.base import Bot

@@ -16,15 +16,21 @@ tables are in ``bench/fairness_tables.py``, the scoring in ``bench/fairness_figu
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import json
 import os
-import sys
 import tempfile
 import time
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,6 +19,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
     # Run as a script: import from the repository root (``app``, ``bench``), and never let a

@@ -20,6 +20,14 @@ failures are all 0. ``tests/fault/test_ws_fuzz.py`` runs a CI-sized campaign.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import base64
@@ -27,12 +35,10 @@ import json
 import os
 import random
 import struct
-import sys
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 # Run as a script, the repository instead of this script's folder: a module here must not

@@ -14,19 +14,23 @@ commits the round's rows together and builds and "sends" (records) the four seat
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import cProfile
 import pstats
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import orjson
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.__main__ import migrate, tune_gc
 from app.config import Settings

@@ -14,19 +14,23 @@ cost of one idle seat connection. Server CPU while idle (pings only) is reported
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import json
 import resource
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.realtime.peer import KEEPALIVE_S
 from bench.loadgen.probes import cpu_seconds, free_port, memory_mb

@@ -35,13 +35,17 @@ processes.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import argparse
+import asyncio
+import json
 
 from bench.loadgen.driver import run_one, worker_main
 from bench.loadgen.report import summary

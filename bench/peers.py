@@ -14,13 +14,19 @@ machine may be shared: a busy neighbour shows up there).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import json
 import os
 import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent

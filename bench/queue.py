@@ -12,6 +12,14 @@ the rating gap p50/p95, the server's CPU per matched ticket and what was left un
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import json
@@ -19,7 +27,6 @@ import random
 import sqlite3
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx

@@ -22,15 +22,21 @@ ERROR lines. Exits 1 unless both are flat and there are no errors.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import contextlib
 import json
 import os
-import sys
 import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -39,7 +45,6 @@ import httpx
 # library's of the same name.
 HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != HERE]
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.realtime.peer import DEAD_LINK_MS  # noqa: E402
 from bench.loadgen.client import Plan, Run, Seat  # noqa: E402
@@ -109,11 +114,15 @@ class SoakSeat(Seat):
         run = self.run
         if self.over or run.stats.stopped or self.in_flight or not run.go.is_set():
             return
+        n = self.view.get("n", 0)
+        if self.moved_for == n:
+            # Planned already: a second message at the same position (the patch a resumed
+            # hello replays after its welcome) must not cancel the move for good.
+            return
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        n = self.view.get("n", 0)
-        if self.view.get("turn") != self.seat or self.moved_for == n:
+        if self.view.get("turn") != self.seat:
             return
         self.moves += 1
         delay = run.plan.think_ms / 1000

@@ -11,16 +11,21 @@ Prints CPU microseconds and bytes per move for each, per game.
 
 from __future__ import annotations
 
-import argparse
 import sys
+from pathlib import Path
+
+# Run as a file, this folder would be first on sys.path, where bench/queue.py shadows the
+# standard library's queue: put the repository there instead (``import bench...`` works too).
+if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import argparse
 import time
 from collections.abc import Hashable
-from pathlib import Path
 from typing import Any, cast
 
 HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != HERE]
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.sessions import wire  # noqa: E402
 from app.sessions.bots import make_bot  # noqa: E402
