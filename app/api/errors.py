@@ -15,6 +15,7 @@ from app.api.limits import BodyTooLarge
 from app.api.schemas import ErrorOut
 from app.db.engine import DatabaseUnavailable, database_unavailable
 from app.errors import AppError
+from app.ops.metrics import METRICS
 
 # What each refusal status means in this API (the ``code`` says which refusal it is).
 STATUS_MEANING = {
@@ -38,6 +39,7 @@ def declared(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    METRICS.error(code)
     return {"error": {"code": code, "message": message, **extra}}
 
 
