@@ -24,15 +24,12 @@ import time
 from collections.abc import Hashable
 from typing import Any, cast
 
-HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != HERE]
-
-from app.sessions import wire  # noqa: E402
-from app.sessions.bots import make_bot  # noqa: E402
-from app.sessions.seat_views import SeatViews  # noqa: E402
-from engines import registry  # noqa: E402
-from engines.base import Engine, State, awaiting_seats, view_audience  # noqa: E402
-from engines.playout import play  # noqa: E402
+from app.sessions import wire
+from app.sessions.bots import make_bot
+from app.sessions.seat_views import SeatViews
+from engines import registry
+from engines.base import Engine, State, awaiting_seats, view_audience
+from engines.playout import play
 
 
 class Match:
