@@ -14,7 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.cluster.directory import ClusterUnavailable
 from app.cluster.locks import Locks
+from app.db.engine import database_unavailable
 from app.db.models import Account, Ladder, LadderEntry
 from app.errors import AppError, NotFound
 from app.games import playable
@@ -244,7 +246,11 @@ class QueueService:
             await asyncio.sleep(ROUND_S)
             try:
                 await self.run_round()
-            except Exception:
+            except Exception as error:
+                if isinstance(error, ClusterUnavailable) or database_unavailable(error):
+                    # Redis or the database is down or restarting: the next round retries.
+                    log.warning("quick play round skipped: %r", error)
+                    continue
                 log.exception("quick play round failed")
 
     async def stop(self) -> None:
