@@ -69,10 +69,10 @@ def tune_gc() -> CollectorPolicy:
 
 
 def event_loop() -> str:
-    """The event loop uvicorn runs: ``RAMPART_LOOP`` (``asyncio`` or ``uvloop``), asyncio by
-    default (uvicorn's own default, ``auto``, would switch to uvloop as soon as it is
-    installed)."""
-    return os.environ.get("RAMPART_LOOP", "asyncio")
+    """The event loop uvicorn runs: ``RAMPART_LOOP`` (``uvloop`` or ``asyncio``), uvloop by
+    default (a dependency: less server CPU per move than asyncio's selector loop in every
+    interleaved pair of bench/PERF.md's ninth pass; ``asyncio`` to compare)."""
+    return os.environ.get("RAMPART_LOOP", "uvloop")
 
 
 def hand_over_of(app: Any) -> Awaitable[None] | None:
