@@ -5,7 +5,8 @@ of its websockets ``ServerProtocol``; ``pyproject.toml`` pins both packages to t
 range. When either moves, these tests name what changed instead of letting a match socket
 fail at run time: the installed versions against the pins, every method ``frames.py``
 overrides or calls with its parameters, every attribute it reads, and the one behaviour it
-hooks (the scope an accepted upgrade hands the app).
+hooks (the scope an accepted upgrade hands the app). And the event loop uvicorn is told to run
+is uvloop (``app.__main__.event_loop``), unless ``RAMPART_LOOP`` says otherwise.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 from websockets.server import ServerProtocol
 
+from app.__main__ import event_loop
 from app.realtime.frames import SCOPE_KEY, ClosingMidMessage, FrameProtocol
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -174,3 +176,11 @@ async def test_an_accepted_upgrade_hands_the_app_the_protocol_in_its_scope() -> 
     await asyncio.wait_for(asyncio.gather(*protocol.tasks), 5)  # the app closes: 403
     assert transport.written and transport.written[0].startswith(b"HTTP/1.1 403")
     protocol.connection_lost(None)
+
+
+def test_the_server_runs_on_uvloop_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAMPART_LOOP", raising=False)
+    factory = Config(app=noop_app, loop=event_loop()).get_loop_factory()
+    assert factory is not None and factory.__module__ == "uvloop", factory
+    monkeypatch.setenv("RAMPART_LOOP", "asyncio")
+    assert event_loop() == "asyncio"
