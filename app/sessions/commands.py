@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from app.jsonenc import encode
+from app.jsonenc import encode_kept
 from app.sessions import wire
 from engines.base import Event
 
@@ -92,7 +92,7 @@ class History:
     entries: deque[tuple[int, bytes, int]] = field(default_factory=deque)
 
     def append(self, version: int, events: list[Event], at_ms: int) -> None:
-        self.entries.append((version, encode(events), at_ms))
+        self.entries.append((version, encode_kept(events), at_ms))
         while len(self.entries) > self.limit:
             self.entries.popleft()
 

@@ -306,11 +306,19 @@ class Hub:
                 log.exception("finish listener failed for match %s", match_id)
 
     def _remember_finished(self, match_id: int) -> None:
-        self._finished_order.append(match_id)
-        while len(self._finished_order) > FINISHED_KEPT:
-            old = self._finished_order.pop(0)
+        # The last FINISHED_KEPT finished matches stay loaded. An older one with a socket open
+        # stays in the order until a later pass finds it unwatched (out of it: loaded for good).
+        order = self._finished_order
+        order.append(match_id)
+        index = 0
+        while len(order) > FINISHED_KEPT and index < len(order):
+            old = order[index]
             session = self.sessions.get(old)
-            if session is not None and session.finished and not session.peers:
+            if session is not None and session.finished and session.peers:
+                index += 1
+                continue
+            del order[index]
+            if session is not None and session.finished:
                 self.sessions.pop(old, None)
 
     async def _load(self, match_id: int) -> GameSession:
