@@ -17,18 +17,18 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("accounts") as batch:
-        batch.add_column(
-            sa.Column("is_admin", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch.add_column(
-            sa.Column("banned", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch.add_column(sa.Column("muted_until", sa.DateTime(timezone=True), nullable=True))
-    with op.batch_alter_table("matches") as batch:
-        batch.add_column(sa.Column("voided_at", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(sa.Column("voided_by", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("void_reason", sa.String(length=500), nullable=True))
+    # Plain ADD COLUMNs (SQLite supports them): a batch rebuild of ``accounts`` would drop the
+    # table, which foreign keys from other tables refuse on a database with rows.
+    op.add_column(
+        "accounts", sa.Column("is_admin", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.add_column(
+        "accounts", sa.Column("banned", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.add_column("accounts", sa.Column("muted_until", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("matches", sa.Column("voided_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("matches", sa.Column("voided_by", sa.Integer(), nullable=True))
+    op.add_column("matches", sa.Column("void_reason", sa.String(length=500), nullable=True))
     op.create_table(
         "reports",
         sa.Column("id", sa.Integer(), nullable=False),

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.config import Settings
+from app.moderation.state import ModerationState
 from app.realtime.gateway import _greet
 from app.realtime.links import RACE_PING_MS
 from app.realtime.messages import Hello
@@ -77,7 +78,7 @@ class SessionStub:
 
 
 def greeted(peer: Peer, hello: Hello, session: SessionStub) -> Peer:
-    assert _greet(peer, session, hello, SETTINGS)  # type: ignore[arg-type]
+    assert _greet(peer, session, hello, SETTINGS, ModerationState())  # type: ignore[arg-type]
     return peer
 
 
