@@ -3,6 +3,7 @@ or the whole view, as JSON built once per version and shared by every seat that 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,9 @@ class SeatViews:
     ``welcome`` (built here too, ``view_for``) at the previous version."""
 
     def __init__(self, session: GameSession) -> None:
-        self.session = session
+        # Weakly: the session holds its views, and a cycle would keep a match the hub dropped
+        # until a full collection, which the server runs rarely (``app.collector``).
+        self.session: GameSession = weakref.proxy(session)
         self._version = session.version
         self._current = _Built()
         self._previous: _Built | None = None
