@@ -52,8 +52,10 @@ async def test_metrics_count_matches_sockets_actions_errors_and_requests(
     assert value(found, "rampart_broadcast_seconds_count") == moves
     assert value(found, "rampart_errors_total", code=refusal["code"]) == 1
     assert value(found, "rampart_races_total") == 0
-    get_match = {"method": "GET", "route": "/api/matches/{match_id}", "status": "200"}
+    get_match = {"method": "GET", "route": "/api/matches/{match_id}"}
     assert value(found, "rampart_http_request_duration_seconds_count", **get_match) == 1
+    ok = {"route": "/api/matches/{match_id}", "status": "200"}
+    assert value(found, "rampart_http_responses_total", **ok) == 1
     assert value(found, "process_resident_memory_bytes") > 10_000_000
     assert value(found, "process_cpu_seconds_total") > 0
 
