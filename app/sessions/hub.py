@@ -126,12 +126,7 @@ class Hub:
 
     async def stop(self) -> None:
         self._stopping = True
-        tasks = list(self.tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._end_tasks()
         for session in self.sessions.values():
             for peer in list(session.peers):
                 peer.close(1001)
@@ -146,12 +141,7 @@ class Hub:
         log.warning("stopping: handing over %d matches", len(self.sessions))
         for session in self.sessions.values():
             session.close_intake()
-        tasks = list(self.tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._end_tasks()
         if not await self.action_log.flush(flush_timeout_s):
             log.warning("handing over: some actions could not be written (never acknowledged)")
         if self.placement is not None:
@@ -160,6 +150,15 @@ class Hub:
             for peer in list(session.peers):
                 peer.close(1012)
         log.warning("stopping: %d matches handed over", len(self.sessions))
+
+    async def _end_tasks(self) -> None:
+        """Cancel every session task and wait until each has ended."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     async def get(self, match_id: int) -> GameSession:
         """The match's session, loaded (and started, while it runs) on first use.

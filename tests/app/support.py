@@ -11,6 +11,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -126,6 +127,19 @@ class Server:
 
     def log_text(self) -> str:
         return self.log_path.read_text() if self.log_path else ""
+
+
+def app_command(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m app ARGS`` (an operator's subcommand) against ``database_url``."""
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 class Api:

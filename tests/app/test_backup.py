@@ -4,26 +4,11 @@ copy replays to the same states as on the original server."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.app.conftest import ServerFactory
-from tests.app.support import ROOT, Api, Client, Server
-
-
-def run_command(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "app", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.app.support import Api, Client, Server, app_command
 
 
 async def play(players: list[Client], moves: int) -> None:
@@ -49,7 +34,7 @@ async def test_backup_while_serving_then_restore_replays_the_same_states(
     # The copy is taken while the first table keeps playing.
     backup_path = tmp_path / "copies" / "rampart-backup.db"
     playing = asyncio.create_task(play(tables[0], 6))
-    done = await asyncio.to_thread(run_command, server.database_url, "backup", str(backup_path))
+    done = await asyncio.to_thread(app_command, server.database_url, "backup", str(backup_path))
     await playing
     assert done.returncode == 0, done.stderr
     assert "backed up to" in done.stdout
@@ -65,7 +50,7 @@ async def test_backup_while_serving_then_restore_replays_the_same_states(
     # Restore into a new database (in the same folder: the generated secret is kept beside
     # the database, so the players' tokens still work) and serve it.
     restored_url = f"sqlite+aiosqlite:///{tmp_path}/restored.db"
-    done = await asyncio.to_thread(run_command, restored_url, "restore", str(backup_path))
+    done = await asyncio.to_thread(app_command, restored_url, "restore", str(backup_path))
     assert done.returncode == 0, done.stderr
     restored = Server(restored_url)
     restored.start(tmp_path)
@@ -93,10 +78,10 @@ async def test_backup_while_serving_then_restore_replays_the_same_states(
 
 
 def test_backup_refuses_a_postgres_database_and_restore_a_missing_file(tmp_path: Path) -> None:
-    done = run_command("postgresql+asyncpg://u@127.0.0.1:1/x", "backup", str(tmp_path / "b.db"))
+    done = app_command("postgresql+asyncpg://u@127.0.0.1:1/x", "backup", str(tmp_path / "b.db"))
     assert done.returncode == 1
     assert "pg_dump" in done.stderr
-    done = run_command(f"sqlite+aiosqlite:///{tmp_path}/r.db", "restore", str(tmp_path / "none"))
+    done = app_command(f"sqlite+aiosqlite:///{tmp_path}/r.db", "restore", str(tmp_path / "none"))
     assert done.returncode == 1
     assert "no backup at" in done.stderr
 
@@ -104,7 +89,7 @@ def test_backup_refuses_a_postgres_database_and_restore_a_missing_file(tmp_path:
 def test_restore_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
-    done = run_command(f"sqlite+aiosqlite:///{tmp_path}/r.db", "restore", str(junk))
+    done = app_command(f"sqlite+aiosqlite:///{tmp_path}/r.db", "restore", str(junk))
     assert done.returncode == 1
     assert "not" in done.stderr and "database" in done.stderr
     assert not (tmp_path / "r.db").exists()

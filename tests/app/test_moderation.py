@@ -5,30 +5,20 @@ exactly, audited), abort (sockets told, no result), reports and the audit log.""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
-import sys
 from typing import Any
 
 import httpx
 
 from app.scoring.ratings import SkillRating, rate_match, system_for
 from engines.base import Outcome
-from tests.app.support import ROOT, Api, Client, Server
+from tests.app.support import Api, Client, Server, app_command
 
 TALLY = "tally"
 
 
 def cli(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DATABASE_URL": server.database_url, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "app", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return app_command(server.database_url, *args)
 
 
 def code(reply: httpx.Response) -> str:

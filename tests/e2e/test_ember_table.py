@@ -176,9 +176,13 @@ def test_two_players_play_an_ember_match(browser: Any, server_url: str, artifact
 
     # Alice may answer the Martyr (she holds a Dispel) and lets it happen: the attack stops.
     my_phase(alice, "respond")
-    alice.wait_for_selector(".em-respond:has-text('Bram'):has-text('answers with Martyr')", timeout=TIMEOUT)
+    alice.wait_for_selector(
+        ".em-respond:has-text('Bram'):has-text('answers with Martyr')", timeout=TIMEOUT
+    )
     alice.keyboard.press("p")
-    alice.wait_for_selector(".feed li:has-text('attack on Bram'):has-text('is stopped')", timeout=TIMEOUT)
+    alice.wait_for_selector(
+        ".feed li:has-text('attack on Bram'):has-text('is stopped')", timeout=TIMEOUT
+    )
     assert scape_size(alice, 1) == 1
 
     # Round 3, Bram: War Cry draws 2, leaving 10 cards: the end phase asks for one discard.
