@@ -43,6 +43,10 @@ async def test_a_login_storm_leaves_health_and_a_live_match_responsive(
         RAMPART_LOGIN_NAME_BURST="1000",
         RAMPART_LOGIN_ADDRESS_BURST="1000",
         RAMPART_PASSWORD_QUEUE="64",
+        # The movers play flat out, one move per round trip: past the per-connection message
+        # limit on a fast server (30 a second), which is not what this test is about.
+        RAMPART_RATE_PER_S="100000",
+        RAMPART_RATE_BURST="100000",
     )
     api = Api(server)
     made = await api.client.post(
