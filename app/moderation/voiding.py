@@ -37,7 +37,7 @@ from app.errors import Conflict, NotFound
 from app.moderation import audit
 from app.scoring.ledger import START
 from app.scoring.ratings import rate_match, system_for
-from app.tournaments.ladders import entry_for, rating_of
+from app.tournaments.ladders import count_result, entry_for, rating_of
 from engines.base import Outcome
 
 
@@ -163,13 +163,4 @@ def replay_match(
         event.points_before = entry.points
         event.rating_before = before[seat].to_json()
         event.rating_after = after[seat].to_json()
-        entry.points += event.points_change
-        entry.played += 1
-        if seat in first and len(first) == 1:
-            entry.wins += 1
-        elif seat in first:
-            entry.draws += 1
-        else:
-            entry.losses += 1
-        entry.ratings = {**entry.ratings, system: after[seat].to_json()}
-        entry.updated_at = utcnow()
+        count_result(entry, seat, first, event.points_change, system, event.rating_after)

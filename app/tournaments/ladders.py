@@ -272,16 +272,29 @@ def _apply(session: Session, ladder: Ladder, match: Match, seats: list[MatchSeat
                 rating_after=after[seat].to_json(),
             )
         )
-        entry.points += change
-        entry.played += 1
-        if seat in first and len(first) == 1:
-            entry.wins += 1
-        elif seat in first:
-            entry.draws += 1
-        else:
-            entry.losses += 1
-        entry.ratings = {**entry.ratings, system: after[seat].to_json()}
-        entry.updated_at = utcnow()
+        count_result(entry, seat, first, change, system, after[seat].to_json())
+
+
+def count_result(
+    entry: LadderEntry,
+    seat: int,
+    first: list[int],
+    points_change: int,
+    system: str,
+    rating_after: dict[str, Any],
+) -> None:
+    """One rated match on a ladder entry: its points, its win, draw or loss (``first`` is
+    the first place, shared in a draw), and its new skill rating."""
+    entry.points += points_change
+    entry.played += 1
+    if seat in first and len(first) == 1:
+        entry.wins += 1
+    elif seat in first:
+        entry.draws += 1
+    else:
+        entry.losses += 1
+    entry.ratings = {**entry.ratings, system: rating_after}
+    entry.updated_at = utcnow()
 
 
 def unapplied_matches(session: Session) -> list[int]:
