@@ -1,7 +1,7 @@
 """The grab path: a ``grab`` message becomes a timed engine action through the arbiter.
 
 The gateway stamps each grab's arrival on the match clock (``grab_input``); the session hands
-it to its ``RaceDesk`` (``app/sessions/races.py``), whose arbiter (``app/realtime/arbiter.py``)
+it to its ``RaceDesk`` (``app/sessions/races.py``), whose arbiter (``app/races/arbiter.py``)
 turns ``ref`` and ``dt`` into an arbitrated time ``V = S_ref + dt`` clamped by the measured
 link, holds contested cells, and decides; the winner is applied with ``at_ms = V``. A game
 without grab races applies a grab in arrival order, logged with ``arbitration_record``.

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
+from app.races.links import IDLE_PING_MS, RACE_PING_MS, LinkMeter, SendLog
 from app.realtime.frames import SCOPE_KEY, FrameFlusher, FrameProtocol
-from app.realtime.links import IDLE_PING_MS, RACE_PING_MS, LinkMeter, SendLog
 from app.sessions import wire
 
 # Matches without grab races read no link statistics: their sockets only need keep-alives.

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from app.ops.metrics import METRICS
-from app.realtime.arbiter import Arbiter
-from app.realtime.claims import Claim, Decision
-from app.realtime.links import LOCAL, LinkStats
+from app.races.arbiter import Arbiter
+from app.races.claims import Claim, Decision
+from app.races.links import LOCAL, LinkStats
 from app.sessions import wire
 from app.sessions.bots import BotSeat
 from app.sessions.commands import GrabInput

@@ -12,8 +12,8 @@ import pytest
 
 from app.config import Settings
 from app.moderation.state import ModerationState
+from app.races.links import RACE_PING_MS
 from app.realtime.gateway import _greet
-from app.realtime.links import RACE_PING_MS
 from app.realtime.messages import Hello
 from app.realtime.peer import KEEPALIVE_S, Peer
 from app.security import issue_token

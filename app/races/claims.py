@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.realtime.links import LinkStats
+from app.races.links import LinkStats
 
 # Clamp kinds. The first three mean "the client claimed more than we can grant" and count
 # towards the suspicion flag; ``late`` (claims a reaction longer than the time elapsed),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.realtime.links import LinkMeter, LinkStats, SendLog
+from app.races.links import LinkMeter, LinkStats, SendLog
 
 
 def meter_with(rtts: list[float]) -> LinkMeter:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.realtime.claims import (
+from app.races.claims import (
     BEFORE_CALL,
     HAND_BUSY,
     LATE,
@@ -43,8 +43,8 @@ from app.realtime.claims import (
     rounded,
     to_ms,
 )
-from app.realtime.links import LOCAL, MAX_CAP_MS, LinkStats
-from app.realtime.suspicion import SeatStats, suspicion_flags
+from app.races.links import LOCAL, MAX_CAP_MS, LinkStats
+from app.races.suspicion import SeatStats, suspicion_flags
 from engines.base import Rng
 
 MIN_REACTION_MS = 100

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.realtime.arbiter import Arbiter
-from app.realtime.claims import Claim, Decision
-from app.realtime.links import LOCAL, LinkStats
+from app.races.arbiter import Arbiter
+from app.races.claims import Claim, Decision
+from app.races.links import LOCAL, LinkStats
 
 CALL_VERSION = 10
 CALL_AT = 1000.0
