@@ -7,10 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import Bot, Decision, Engine
+from engines.base import Bot, Decision, Engine, Event, State, events_for
 from engines.botkit import DEFAULT_LEVEL, LEVEL_NAMES
 
 BOT_KINDS = ("heuristic", "random")
+# After a refusal a bot is asked again only after this pause (or once the match moves).
+BOT_RETRY_MS = 200
 BOT_LEVELS = LEVEL_NAMES
 # Kinds that matches seat without a lobby offering them (the practice bot of app/practice,
 # installed by create_app): kind -> factory(engine, seat, seed).
@@ -92,3 +94,18 @@ class BotSeat:
         if self.retry_at is not None:
             return max(self.plan.at_ms, self.retry_at)
         return self.plan.at_ms
+
+
+def replan_all(
+    bots: dict[int, BotSeat], engine: Engine, state: State, now: int, events: list[Event] | None
+) -> None:
+    """The match moved (``events``: what the change did; None: it was just loaded): every bot
+    sees its seat's share of the events and its view, and plans its next action."""
+    to_act = engine.to_act(state)
+    for seat, bot in bots.items():
+        view = engine.view(state, seat)
+        if events is not None:
+            bot.observe(events_for(events, seat), view)
+            bot.retry_at = None
+        legal = engine.legal_actions(state, seat) if seat in to_act else []
+        bot.replan(view, legal, now)

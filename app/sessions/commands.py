@@ -58,6 +58,23 @@ class Change:
     # Runs once the change is logged, before any broadcast (the mover's ack).
     before_broadcast: Callable[[int], None] | None = None
 
+    def log_row(
+        self, match_id: int, version: int, arbitration: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """The change as the ``match_actions`` row of ``version`` (``ActionLogWriter``)."""
+        return {
+            "match_id": match_id,
+            "version": version,
+            "seat": self.seat,
+            "account_id": self.account_id,
+            "client_seq": self.client_seq,
+            "action": self.action,
+            "at_ms": self.at_ms,
+            "cause": self.cause,
+            "events": self.events,
+            "arbitration": arbitration,
+        }
+
 
 @dataclass
 class Attach:

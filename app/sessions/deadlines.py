@@ -1,138 +1,218 @@
-"""What a session does when time passes: engine deadlines, turn clocks, disconnect grace,
-server-side bots, in the order they fall due (the session task calls ``fire_due``)."""
+"""What falls due in a match as time passes, and the change each makes.
+
+Five things fall due: the engine's own deadline (Ambush!'s reveal timers, say: a ``tick``),
+a seat's turn clock or match bank (a pass or a forfeit), a disconnected seat's grace (a
+forfeit), a server bot's planned action, and a grab race's window closing (DESIGN.md sec. 5).
+The session sleeps until ``next_due`` and then asks ``next_change`` again and again, committing
+each change it gets, until nothing more is due. Nothing here writes the log or tells anyone
+but grab senders: changes go back to the session, the match's one writer.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from app.sessions import races as race_steps
-from app.sessions.races import BOT_RETRY_MS
-from engines.base import ActionError
+from app.sessions.bots import BOT_RETRY_MS, BotSeat
+from app.sessions.clock import MatchClock
+from app.sessions.commands import Change, History
+from app.sessions.connections import Connections
+from app.sessions.races import RaceDesk
+from app.sessions.replies import Replies
+from app.sessions.timecontrol import TimeControl, TurnClocks
+from engines.base import ActionError, Engine, State
 from engines.playout import TICK
-
-if TYPE_CHECKING:
-    from app.sessions.session import GameSession
 
 log = logging.getLogger(__name__)
 
 RESIGN: dict[str, Any] = {"type": "resign"}
 
 
-def next_due(session: GameSession) -> int | None:
-    """The match time of the next thing due (None: nothing is), for the session to sleep on."""
-    candidates: list[int] = []
-    deadline = session.engine.deadline(session.state)
-    if deadline is not None and deadline != session._stale_deadline:
-        if session.races is None:
-            candidates.append(deadline)
-        elif not session.races.holds_before(deadline):
-            # Held grabs before the deadline are decided first (their own due time).
-            candidates.append(session.races.tick_at(deadline))
-    if session.races is not None and (held := session.races.due_at()) is not None:
-        candidates.append(held)
-    turn_due = session.turn_clocks.next_due()
-    if turn_due is not None:
-        candidates.append(turn_due)
-    grace = session.time_control.grace_ms
-    if grace > 0:
-        candidates.extend(since + grace for since in session.disconnected.values())
-    candidates.extend(due for bot in session.bots.values() if (due := bot.due_at()) is not None)
-    return min(candidates, default=None)
+class Deadlines:
+    """The match's timed work, while the match is not over. Built again whenever the
+    session's state is replaced (a restore): it reads the state, bots, races and history it
+    was built with."""
 
+    def __init__(
+        self,
+        engine: Engine,
+        state: State,
+        *,
+        clock: MatchClock,
+        turn_clocks: TurnClocks,
+        time_control: TimeControl,
+        connections: Connections,
+        bots: dict[int, BotSeat],
+        races: RaceDesk | None,
+        replies: Replies,
+        history: History,
+        forfeits: dict[str, Any],
+    ) -> None:
+        self.engine = engine
+        self.state = state
+        self.clock = clock
+        self.turn_clocks = turn_clocks
+        self.time_control = time_control
+        self.connections = connections
+        self.bots = bots
+        self.races = races
+        self.replies = replies
+        self.history = history
+        self.forfeits = forfeits
+        # An engine deadline whose tick changed nothing: not fired again until the match moves.
+        self.stale: int | None = None
 
-async def fire_due(session: GameSession) -> None:
-    """Fire everything due now, one change at a time, earliest first."""
-    for _ in range(64):
-        if session.finished:
-            return
-        now = session.clock.now()
-        if session.races is not None:
-            race_steps.due_bot_grabs(session, now)
-            if await race_steps.settle_grabs(session):
-                continue
-        deadline = session.engine.deadline(session.state)
-        races = session.races
-        held = races is not None and races.blocks(deadline or 0, session.clock.precise())
-        if (
-            deadline is not None
-            and deadline <= now
-            and deadline != session._stale_deadline
-            and not held
-        ):
-            events = session.engine.tick(session.state, now)
+    def moved(self) -> None:
+        """A new version: the engine's deadline is worth firing again."""
+        self.stale = None
+
+    def next_due(self) -> int | None:
+        """The match time of the next thing due (None: nothing is), for the session to sleep on."""
+        candidates: list[int] = []
+        races = self.races
+        deadline = self.engine.deadline(self.state)
+        if deadline is not None and deadline != self.stale:
+            if races is None:
+                candidates.append(deadline)
+            elif not races.holds_before(deadline):
+                # Held grabs before the deadline are decided first (their own due time).
+                candidates.append(races.tick_at(deadline))
+        if races is not None and (held := races.due_at()) is not None:
+            candidates.append(held)
+        if (turn_due := self.turn_clocks.next_due()) is not None:
+            candidates.append(turn_due)
+        if (abandon := self.connections.next_abandonment(self.time_control.grace_ms)) is not None:
+            candidates.append(abandon)
+        candidates.extend(due for bot in self.bots.values() if (due := bot.due_at()) is not None)
+        return min(candidates, default=None)
+
+    def next_change(self, now: int) -> Change | bool:
+        """The earliest thing due at ``now``: a change for the session to commit, True when it
+        was handled with no change (a race decided with no winner, a tick that changed
+        nothing, a bot's refused or raced action), False when nothing is due."""
+        races = self.races
+        if races is not None:
+            self._bot_grabs_to_arbiter(races, now)
+            decided = self._settle_race(races)
+            if decided is not False:
+                return decided
+        deadline = self.engine.deadline(self.state)
+        held = races is not None and races.blocks(deadline or 0, self.clock.precise())
+        if deadline is not None and deadline <= now and deadline != self.stale and not held:
+            events = self.engine.tick(self.state, now)
             if events:
-                await session._commit(None, TICK, now, events, "tick")
-            else:
-                session._stale_deadline = deadline
-            continue
-        timed_out = session.turn_clocks.due(now)
+                return Change(None, TICK, now, events, "tick")
+            self.stale = deadline
+            return True
+        timed_out = self.turn_clocks.due(now)
         if timed_out:
-            await time_out(session, timed_out[0], now)
-            continue
-        grace = session.time_control.grace_ms
-        abandoned = [
-            s for s, since in session.disconnected.items() if grace and since + grace <= now
-        ]
-        if abandoned:
-            session.disconnected.pop(abandoned[0])
-            await forfeit(session, abandoned[0], now, "abandoned")
-            continue
+            return self._time_out(timed_out[0], now)
+        abandoned = self.connections.abandoned(self.time_control.grace_ms, now)
+        if abandoned is not None:
+            return self._forfeit(abandoned, now, "abandoned")
         ready = [
             (due, seat)
-            for seat, bot in session.bots.items()
+            for seat, bot in self.bots.items()
             if (due := bot.due_at()) is not None and due <= now
         ]
         if not ready:
-            return
-        await bot_act(session, min(ready)[1], now)
+            return False
+        return self._bot_acts(self.bots[min(ready)[1]], now)
 
+    # ----- each kind of due work -----------------------------------------------------------
 
-async def bot_act(session: GameSession, seat: int, now: int) -> None:
-    bot = session.bots[seat]
-    assert bot.plan is not None
-    action = bot.plan.action
-    if session.races is not None and action.get("type") == "grab":
-        race_steps.race_bot_grab(session, bot, now)
-        return
-    # A bot acts at the time it planned (its reaction time), never before the last version.
-    at_ms = max(min(bot.plan.at_ms, now), session.history.last_at_ms)
-    try:
-        events = session.engine.apply(session.state, seat, action, at_ms)
-    except ActionError as refusal:
-        log.debug("match %s bot %s refused %s: %s", session.match_id, seat, action, refusal.code)
-        bot.retry_at = now + BOT_RETRY_MS
-        bot.replan(session.engine.view(session.state, seat), session._legal(seat), now + 1)
-        return
-    await session._commit(seat, action, at_ms, events, "bot")
+    def _settle_race(self, races: RaceDesk) -> Change | bool:
+        """The next cell whose window closed: its winner's grab as a change (every grab on it
+        answered once that is logged), or its refusals answered now; False: none closed."""
+        races.refresh_links(len(self.connections.seats), self.connections.peers, self.bots)
+        settled = races.settle(self.clock.precise(), self.engine, self.state)
+        if settled is None:
+            return False
 
+        def answer_all(version: int = 0) -> None:
+            for decision in settled.decisions:
+                self.replies.grab_decided(decision, self.clock.now())
 
-async def time_out(session: GameSession, seat: int, now: int) -> None:
-    session.turn_clocks.stop(seat, now)
-    if session.time_control.on_timeout == "forfeit":
-        await forfeit(session, seat, now, "time")
-        return
-    legal = [
-        a for a in session.engine.legal_actions(session.state, seat) if a.get("type") != "resign"
-    ]
-    for action in legal[:1]:
+        winner = settled.winner
+        if winner is None:
+            answer_all()
+            return True
+        claim = winner.claim
+        sender = claim.token[0] if isinstance(claim.token, tuple) else None
+        return Change(
+            claim.seat,
+            {"type": "grab", "cell": claim.cell},
+            claim.v,
+            settled.events,
+            "player" if sender is not None else "bot",
+            account_id=sender.account_id if sender is not None else None,
+            client_seq=claim.client_seq,
+            arbitration={"mode": "arbiter", "decisions": [winner.record]},
+            before_broadcast=answer_all,
+        )
+
+    def _bot_grabs_to_arbiter(self, races: RaceDesk, now: int) -> None:
+        """Bots' due grabs reach the arbiter before any window closes: a bot is timed
+        exactly, so its claim must not miss a settlement it belongs to."""
+        for bot in list(self.bots.values()):
+            due = bot.due_at()
+            is_grab = bot.plan is not None and bot.plan.action.get("type") == "grab"
+            if is_grab and due is not None and due <= now:
+                self._bot_grab(races, bot, now)
+
+    def _bot_grab(self, races: RaceDesk, bot: BotSeat, now: int) -> None:
+        """A server bot's grab, timed exactly at its planned moment (its reaction)."""
+        assert bot.plan is not None
+        at_ms = max(min(bot.plan.at_ms, now), 0)
+        refused = races.bot_grab(bot.seat, bot.plan.action.get("cell"), at_ms, self.clock.precise())
+        bot.plan = None
+        if refused is not None:
+            self._retry_later(bot, now)
+
+    def _bot_acts(self, bot: BotSeat, now: int) -> Change | bool:
+        assert bot.plan is not None
+        action = bot.plan.action
+        if self.races is not None and action.get("type") == "grab":
+            self._bot_grab(self.races, bot, now)
+            return True
+        # A bot acts at the time it planned (its reaction time), never before the last version.
+        at_ms = max(min(bot.plan.at_ms, now), self.history.last_at_ms)
         try:
-            events = session.engine.apply(session.state, seat, action, now)
+            events = self.engine.apply(self.state, bot.seat, action, at_ms)
+        except ActionError as refusal:
+            log.debug("bot %s refused %s: %s", bot.seat, action, refusal.code)
+            self._retry_later(bot, now)
+            return True
+        return Change(bot.seat, action, at_ms, events, "bot")
+
+    def _retry_later(self, bot: BotSeat, now: int) -> None:
+        bot.retry_at = now + BOT_RETRY_MS
+        seat, engine, state = bot.seat, self.engine, self.state
+        legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
+        bot.replan(engine.view(state, seat), legal, now + 1)
+
+    def _time_out(self, seat: int, now: int) -> Change | bool:
+        """The seat's clock ran out: its first legal action other than resigning (a pass), or
+        a forfeit when the table says so or there is none."""
+        self.turn_clocks.stop(seat, now)
+        if self.time_control.on_timeout != "forfeit":
+            legal = self.engine.legal_actions(self.state, seat)
+            for action in [a for a in legal if a.get("type") != "resign"][:1]:
+                try:
+                    events = self.engine.apply(self.state, seat, action, now)
+                except ActionError:
+                    break
+                return Change(seat, action, now, events, "timeout")
+        return self._forfeit(seat, now, "time")
+
+    def _forfeit(self, seat: int, now: int, reason: str) -> Change | bool:
+        """Resign ``seat`` for ``reason`` (time or abandoned); a seat already out is skipped."""
+        try:
+            events = self.engine.apply(self.state, seat, RESIGN, now)
         except ActionError:
-            break
-        await session._commit(seat, action, now, events, "timeout")
-        return
-    await forfeit(session, seat, now, "time")
-
-
-async def forfeit(session: GameSession, seat: int, now: int, reason: str) -> None:
-    """Resign ``seat`` for ``reason`` (time or abandoned); a seat already out is skipped."""
-    try:
-        events = session.engine.apply(session.state, seat, RESIGN, now)
-    except ActionError:
-        session.turn_clocks.stop(seat, now)
-        return
-    session.forfeits[str(seat)] = reason
-    # The logged action stays a plain resign so replay feeds the engine what it accepted;
-    # the reason lives in ``cause`` (and in the match's forfeits at the end).
-    await session._commit(seat, dict(RESIGN), now, events, f"forfeit_{reason}")
+            self.turn_clocks.stop(seat, now)
+            return True
+        self.forfeits[str(seat)] = reason
+        # The logged action stays a plain resign so replay feeds the engine what it accepted;
+        # the reason lives in ``cause`` (and in the match's forfeits at the end).
+        return Change(seat, dict(RESIGN), now, events, f"forfeit_{reason}")

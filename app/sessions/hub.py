@@ -18,7 +18,7 @@ from app.db.repositories import MatchRepository
 from app.errors import AppError, Conflict
 from app.ops.logs import in_match_context
 from app.sessions import wire
-from app.sessions.bots import BotSeat, make_bot
+from app.sessions.bots import BotSeat, make_bot, replan_all
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History, SeatInfo
 from app.sessions.session import GameSession
@@ -328,11 +328,7 @@ class Hub:
             # Killed between the last action and the result write: write the result now.
             await session.record_result()
         if not session.finished:
-            now = session.clock.now()
-            to_act = session.engine.to_act(session.state)
-            for seat, bot in session.bots.items():
-                legal = session.engine.legal_actions(session.state, seat) if seat in to_act else []
-                bot.replan(session.engine.view(session.state, seat), legal, now)
+            replan_all(session.bots, session.engine, session.state, session.clock.now(), None)
         return session
 
     async def rebuild(self, match_id: int) -> GameSession:

@@ -10,24 +10,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from app.ops.metrics import METRICS
 from app.races.arbiter import Arbiter
 from app.races.claims import Claim, Decision
 from app.races.links import LOCAL, LinkStats
-from app.sessions import wire
-from app.sessions.bots import BotSeat
-from app.sessions.commands import GrabInput
+from app.sessions.clock import MatchClock
+from app.sessions.commands import GrabInput, History
 from engines.base import ActionError, Engine, Event, State
 
-if TYPE_CHECKING:
-    from app.sessions.commands import Submit
-    from app.sessions.session import GameSession
-
-BOT_RETRY_MS = 200
-
 RACE_GAMES = frozenset({"ambush"})
+
+
+@dataclass
+class Settlement:
+    """A cell's race decided: every decision on it, and the winner's (if any) with the events
+    its grab made when applied to the engine at ``at_ms = V``."""
+
+    decisions: list[Decision]
+    winner: Decision | None
+    events: list[Event]
 
 
 class RaceDesk:
@@ -40,12 +44,29 @@ class RaceDesk:
         self.held: set[tuple[int | None, int, int]] = set()
 
     @classmethod
-    def for_match(cls, engine: Engine, state: State, seed: int, rate: float) -> RaceDesk | None:
-        """A desk for games with grab races (Ambush!), else None."""
+    def for_match(
+        cls,
+        engine: Engine,
+        state: State,
+        seed: int,
+        clock: MatchClock,
+        history: History,
+        version: int,
+    ) -> RaceDesk | None:
+        """A desk for games with grab races (Ambush!), else None. A match loaded in the
+        middle of a race (a restart) goes on with it: its held claims were never
+        acknowledged, so none is lost."""
         if engine.id not in RACE_GAMES:
             return None
-        options = engine.view(state, None).get("options") or {}
-        return cls(seed, cooldown_ms=int(options.get("grab_cooldown_ms", 250)), rate=rate)
+        view = engine.view(state, None)
+        options = view.get("options") or {}
+        cooldown_ms = int(options.get("grab_cooldown_ms", 250))
+        desk = cls(seed, cooldown_ms=cooldown_ms, rate=clock.rate)
+        if view.get("phase") == "ambush":
+            called = [v for v, raw, _ in history.entries if b'"ambush_called"' in raw]
+            living = sorted(engine.to_act(state))
+            desk.arbiter.start_race(called[-1] if called else version, clock.precise(), living)
+        return desk
 
     # ----- links ---------------------------------------------------------------------------
 
@@ -128,10 +149,6 @@ class RaceDesk:
         self.unlogged += [d.record for d in ended]
         return ended
 
-    def resume(self, version: int, now: float, living: Iterable[int]) -> None:
-        """After a restart mid-race: the race goes on (held claims were never acknowledged)."""
-        self.arbiter.start_race(version, now, living)
-
     # ----- time ----------------------------------------------------------------------------
 
     def due_at(self) -> int | None:
@@ -153,6 +170,26 @@ class RaceDesk:
         if self.arbiter.race is None:
             return False
         return self.holds_before(deadline) or now < self.arbiter.safe_after(deadline)
+
+    def settle(self, now: float, engine: Engine, state: State) -> Settlement | None:
+        """Decide the next cell whose window has closed (None: none has): its claims are tried
+        on the engine in order, each at its ``V``, until one is accepted (the winner, applied
+        to ``state``); the others are refused with the engine's code."""
+        applied: list[list[Event]] = []
+
+        def accept(claim: Claim) -> str | None:
+            action = {"type": "grab", "cell": claim.cell}
+            try:
+                applied.append(engine.apply(state, claim.seat, action, claim.v))
+            except ActionError as refusal:
+                return refusal.code
+            return None
+
+        decisions = self.decide(now, accept)
+        if not decisions:
+            return None
+        winner = next((d for d in decisions if d.won), None)
+        return Settlement(decisions, winner, applied[-1] if winner is not None else [])
 
     def decide(self, now: float, accept: Callable[[Claim], str | None]) -> list[Decision]:
         decisions = self.arbiter.decide(now, accept)
@@ -184,134 +221,9 @@ class RaceDesk:
                 self.held.discard((key[0], key[1], claim.client_seq))
 
 
-def broadcast(peer: Any, text: str, version: int) -> None:
-    """A numbered broadcast: a connection that keeps send times stamps when it leaves (the
-    ``S_ref`` of a grab that refers to it); any other listener just gets the text."""
-    send_numbered = getattr(peer, "send_numbered", None)
-    if send_numbered is not None:
-        send_numbered(text, version)
-    else:
-        peer.send_text(text)
-
-
-def race_pings(peer: Any, *, on: bool) -> None:
-    """Ping the connection every 250 ms while a race is possible (DESIGN.md sec. 5 step 1)."""
-    if hasattr(peer, "race_possible"):
-        peer.race_possible = on
-        peer.wake_pings()
-
-
-def reply_for(decision: Decision, decided_at: int) -> dict[str, Any]:
-    claim = decision.claim
-    assert claim.client_seq is not None
-    reply = wire.grab_result(claim.client_seq, claim.cell, decision.won, decided_at, decision.code)
-    reply["v"] = claim.v
-    return reply
-
-
 def _unique(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     seen: list[dict[str, Any]] = []
     for record in records:
         if not any(record is other for other in seen):
             seen.append(record)
     return seen
-
-
-# ----- the session's grab-race steps (here so the session module stays readable) ---------
-
-
-def living(session: GameSession) -> list[int]:
-    return sorted(session.engine.to_act(session.state))
-
-
-def race_grab(
-    session: GameSession, command: Submit, key: tuple[int | None, int], measured: GrabInput
-) -> None:
-    """A player's grab goes to the arbiter; it is answered once decided."""
-    assert session.races is not None
-    session.races.refresh_links(len(session.seats), session.peers, session.bots)
-    cell = command.action.get("cell")
-    decision = session.races.grab(
-        command.peer, command.seat, key, command.client_seq, cell, measured
-    )
-    if decision is not None:
-        grab_reply(session, decision)
-
-
-def due_bot_grabs(session: GameSession, now: int) -> None:
-    """Bots' due grabs reach the arbiter before any window closes: a bot is timed
-    exactly, so its claim must not miss a settlement it belongs to."""
-    for bot in list(session.bots.values()):
-        due = bot.due_at()
-        is_grab = bot.plan is not None and bot.plan.action.get("type") == "grab"
-        if is_grab and due is not None and due <= now:
-            race_bot_grab(session, bot, now)
-
-
-def race_bot_grab(session: GameSession, bot: BotSeat, now: int) -> None:
-    """A server bot's grab, timed exactly at its planned moment (its reaction)."""
-    assert session.races is not None and bot.plan is not None
-    at_ms = max(min(bot.plan.at_ms, now), 0)
-    cell = bot.plan.action.get("cell")
-    refused = session.races.bot_grab(bot.seat, cell, at_ms, session.clock.precise())
-    bot.plan = None
-    if refused is not None:
-        bot.retry_at = now + BOT_RETRY_MS
-        bot.replan(session.engine.view(session.state, bot.seat), session._legal(bot.seat), now + 1)
-
-
-async def settle_grabs(session: GameSession) -> bool:
-    """Decide the next cell whose window has closed; the winner is applied to the engine
-    at ``at_ms = V`` and logged with the decision. True if anything was decided."""
-    assert session.races is not None
-    session.races.refresh_links(len(session.seats), session.peers, session.bots)
-    applied: list[list[Event]] = []
-
-    def accept(claim: Claim) -> str | None:
-        action = {"type": "grab", "cell": claim.cell}
-        try:
-            applied.append(session.engine.apply(session.state, claim.seat, action, claim.v))
-        except ActionError as refusal:
-            return refusal.code
-        return None
-
-    decisions = session.races.decide(session.clock.precise(), accept)
-    if not decisions:
-        return False
-    winner = next((d for d in decisions if d.won), None)
-    if winner is None:
-        for decision in decisions:
-            grab_reply(session, decision)
-        return True
-    claim = winner.claim
-    sender = claim.token[0] if isinstance(claim.token, tuple) else None
-
-    def reply_all(version: int) -> None:
-        for decision in decisions:
-            grab_reply(session, decision)
-
-    await session._commit(
-        claim.seat,
-        {"type": "grab", "cell": claim.cell},
-        claim.v,
-        applied[-1],
-        "player" if sender is not None else "bot",
-        account_id=sender.account_id if sender is not None else None,
-        client_seq=claim.client_seq,
-        arbitration={"mode": "arbiter", "decisions": [winner.record]},
-        before_broadcast=reply_all,
-    )
-    return True
-
-
-def grab_reply(session: GameSession, decision: Decision) -> None:
-    """``grab_result`` to the connection that sent the grab (bots get none)."""
-    claim = decision.claim
-    if claim.client_seq is None or not isinstance(claim.token, tuple):
-        return
-    peer, key = claim.token
-    reply = reply_for(decision, session.clock.now())
-    previous = session.replies.get(key)
-    if previous is None or claim.client_seq >= previous[0]:
-        session.replies[key] = (claim.client_seq, reply)
-    peer.send_text(wire.dumps(reply))

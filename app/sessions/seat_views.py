@@ -6,14 +6,12 @@ from __future__ import annotations
 import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.sessions import wire
+from app.sessions.position import Position
 from app.sessions.view_diff import DiffBuilder
 from engines.base import Event, events_for, view_audience
-
-if TYPE_CHECKING:
-    from app.sessions.session import GameSession
 
 # A view this short (encoded) goes whole in every patch: a diff could save only a little and
 # would cost its comparison.
@@ -45,10 +43,10 @@ class SeatViews:
     Every connection of a seat is in step: it got the previous version's patch or a
     ``welcome`` (built here too, ``view_for``) at the previous version."""
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: Position) -> None:
         # Weakly: the session holds its views, and a cycle would keep a match the hub dropped
         # until a full collection, which the server runs rarely (``app.collector``).
-        self.session: GameSession = weakref.proxy(session)
+        self.session: Position = weakref.proxy(session)
         self._version = session.version
         self._current = _Built()
         self._previous: _Built | None = None
@@ -110,13 +108,13 @@ class SeatViews:
         built = self._built()
         legal = built.legal.get(seat)
         if legal is None:
-            legal = built.legal[seat] = self.session._legal(seat)
+            legal = built.legal[seat] = self.session.legal(seat)
         return legal
 
     def awaiting(self) -> list[int]:
         built = self._built()
         if built.awaiting is None:
-            built.awaiting = sorted(self.session._awaiting())
+            built.awaiting = sorted(self.session.awaiting())
         return built.awaiting
 
     # ----- this version, as JSON ---------------------------------------------------------
