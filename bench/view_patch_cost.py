@@ -39,27 +39,27 @@ class Match:
         self.engine, self.state, self.version = engine, state, 0
         self.finished = False
 
-    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
+    def legal(self, seat: int | None) -> list[dict[str, Any]]:
         engine, state = self.engine, self.state
         if seat is None or self.finished or seat not in engine.to_act(state):
             return []
         return engine.legal_actions(state, seat)
 
-    def _awaiting(self) -> frozenset[int]:
+    def awaiting(self) -> frozenset[int]:
         return frozenset() if self.finished else awaiting_seats(self.engine, self.state)
 
 
 def whole_bodies(match: Match, seats: list[int | None]) -> int:
     """The seat parts as before: every audience's view encoded whole, legal for every seat."""
     views: dict[Hashable, str] = {}
-    awaiting = wire.dumps(sorted(match._awaiting()))
+    awaiting = wire.dumps(sorted(match.awaiting()))
     size = 0
     for seat in seats:
         audience = view_audience(match.engine, match.state, seat)
         view = views.get(audience)
         if view is None:
             view = views[audience] = wire.dumps(match.engine.view(match.state, seat))
-        legal = match._legal(seat)
+        legal = match.legal(seat)
         legal_json = wire.dumps(legal) if legal else "[]"
         size += len(f'"view":{view},"legal":{legal_json},"awaiting":{awaiting}')
     return size

@@ -36,7 +36,7 @@ from app.sessions.replies import Answers, Replies, key_of
 from app.sessions.results import write_result
 from app.sessions.seat_views import SeatViews
 from app.sessions.timecontrol import TimeControl, TurnClocks
-from engines.base import ALL, ActionError, Engine, State, awaiting_seats, events_for
+from engines.base import ALL, ActionError, Engine, State, events_for
 
 log = logging.getLogger(__name__)
 
@@ -420,19 +420,13 @@ class GameSession(Actor[Command]):
             forfeits=self.forfeits,
         )
 
-    # ----- what the game awaits, and the clocks ---------------------------------------------
-
-    def legal(self, seat: int | None) -> list[dict[str, Any]]:
-        if seat is None or self.finished or seat not in self.engine.to_act(self.state):
-            return []
-        return self.engine.legal_actions(self.state, seat)
-
-    def awaiting(self) -> frozenset[int]:
-        return frozenset() if self.finished else awaiting_seats(self.engine, self.state)
+    # ----- the turn clocks ---------------------------------------------
 
     def _clock_message(self) -> dict[str, Any]:
         return self.turn_clocks.message(self.clock.now(), len(self.seats))
 
     def _refresh_clocks(self, acted: int | None) -> None:
-        if not self.finished and self.turn_clocks.update(self.awaiting(), self.clock.now(), acted):
+        if self.finished or not self.turn_clocks.control.clocked:
+            return
+        if self.turn_clocks.update(self.views.awaiting(), self.clock.now(), acted):
             self.connections.tell_all(wire.dumps(self._clock_message()))
