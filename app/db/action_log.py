@@ -107,7 +107,7 @@ class ActionLogWriter:
         self.batches = 0
         self.rows = 0
         # Set while staged rows wait for a database that cannot be written (the last error);
-        # sessions refuse new actions meanwhile (``app.sessions.changes``).
+        # sessions refuse new actions meanwhile (``GameSession.submit``).
         self.unavailable: BaseException | None = None
         self.outages = 0
 
