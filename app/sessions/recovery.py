@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.sessions import wire
-from app.sessions.bots import BotSeat
-from app.sessions.commands import Command, Detach, History, SeatInfo, Submit
+from app.sessions.commands import Command, Detach, Submit
 
 log = logging.getLogger("app.sessions.session")
 
@@ -36,20 +35,11 @@ INTERNAL = "server/internal"
 
 
 class Restorable(Protocol):
-    """What of a ``GameSession`` a restore reads and replaces (a protocol, so this module does
-    not import the session's)."""
+    """What of a ``GameSession`` a restore reads (a protocol, so this module does not import
+    the session's)."""
 
     match_id: int
     version: int
-    state: Any
-    history: History
-    bots: dict[int, BotSeat]
-    forfeits: dict[str, Any]
-    races: Any  # a RaceDesk, or None for games without grab races
-    finished: bool
-    seats: list[SeatInfo]
-    peers: set[wire.Listener]
-    views: Any  # SeatViews
 
     @property
     def rebuild(self) -> Callable[[int], Awaitable[Restorable]] | None: ...
@@ -75,11 +65,11 @@ def answer_failure(session: Restorable, command: Command, *, restoring: bool) ->
         log.exception("match %s: could not answer a failed message", session.match_id)
 
 
-async def restore(session: Restorable) -> None:
-    """Replace the session's state, and what derives from it, with the match rebuilt from its
-    action log, keeping its connections. Raises when it cannot (no rebuild, the log
-    unreadable, or not at the session's version): the session then ends and the hub rebuilds
-    the match, as after a failed log write."""
+async def rebuilt(session: Restorable) -> Restorable:
+    """The match rebuilt from its action log, checked to be at the session's version, for the
+    session to take its state from. Raises when it cannot be (no rebuild, the log unreadable,
+    or not at the session's version): the session then ends and the hub rebuilds the match,
+    as after a failed log write."""
     if session.rebuild is None:
         raise RuntimeError(f"match {session.match_id}: its state failed and has no rebuild")
     fresh = await session.rebuild(session.match_id)
@@ -88,12 +78,5 @@ async def restore(session: Restorable) -> None:
             f"match {session.match_id}: the log is at version {fresh.version}, "
             f"the session at {session.version}"
         )
-    session.state = fresh.state
-    session.history = fresh.history
-    session.bots = fresh.bots
-    session.forfeits = fresh.forfeits
-    session.races = fresh.races
-    session.views.clear()
-    if session.races is not None and not session.finished:
-        session.races.refresh_links(len(session.seats), session.peers, session.bots)
     log.warning("match %s: restored from its log at version %s", session.match_id, fresh.version)
+    return fresh

@@ -400,10 +400,17 @@ class GameSession(Actor[Command]):
         self.connections.tell_all(text)
 
     async def restore(self) -> None:
-        """The state restored in place from the action log, connections kept
-        (``recovery.restore``); what reads the state is built again."""
-        await recovery.restore(self)
+        """The state restored in place from the action log (``recovery.rebuilt``), with the
+        history, bots, forfeits and races that derive from it; connections, clocks and the
+        answers to each client's last action are kept."""
+        fresh = await recovery.rebuilt(self)
+        assert isinstance(fresh, GameSession)
+        self.state, self.history, self.forfeits = fresh.state, fresh.history, fresh.forfeits
+        self.bots, self.races = fresh.bots, fresh.races
+        self.views.clear()
         self.deadlines = self._new_deadlines()
+        if self.races is not None and not self.finished:
+            self.races.refresh_links(len(self.seats), self.peers, self.bots)
 
     def _new_deadlines(self) -> Deadlines:
         return Deadlines(
