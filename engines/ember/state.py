@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.base import Rng
 from engines.ember.cards import CARDS, Card
-
-if TYPE_CHECKING:
-    from engines.ember.view import Seen
+from engines.ember.seen import Seen
 
 HAND_LIMIT = 9
 SCAPE_SIZE = 5
@@ -85,7 +83,7 @@ class EmberState:
     resigned_order: list[int] = field(default_factory=list)
     reason: str | None = None
     # Derived, not serialised: per seat, the view parts last built and the facts they show
-    # (``view.Seen``), so views after a change rebuild only the players it touched, and the
+    # (``seen.Seen``), so views after a change rebuild only the players it touched, and the
     # view parts every seat shares (``view.refresh``); both were last brought up to date at
     # ``seen_version``. ``version`` is bumped by every ``apply`` and ``tick`` (and by
     # ``touched``), so the views after one change (one per seat) do that once, not per view.
