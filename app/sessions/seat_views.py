@@ -175,7 +175,7 @@ class SeatViews:
 
     def _body(self, built: _Built, seat: int | None) -> str:
         previous = self._previous
-        if previous is None or seat not in previous.audience_of:
+        if previous is None or self._whole_views or seat not in previous.audience_of:
             return self._whole_body(built, seat)
         part = self._diff_part(built, previous, seat)
         if part == _WHOLE:
@@ -198,7 +198,7 @@ class SeatViews:
         if part is not None:  # ``_WHOLE`` included
             return part
         size = self._sizes.get(audience)
-        if (size is not None and size <= SMALL_VIEW_CHARS) or self._whole_views:
+        if size is not None and size <= SMALL_VIEW_CHARS:
             part = _WHOLE
         else:
             if built.differ is None:
