@@ -28,7 +28,6 @@ from app.api.routes import (
     tournaments,
 )
 from app.cluster.locks import Locks
-from app.cluster.node import ClusterNode
 from app.config import Settings, get_settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
@@ -39,6 +38,7 @@ from app.matchmaking.service import QueueService
 from app.matchmaking.store import MemoryQueue, QueueStore, RedisQueue
 from app.moderation.reports import ReportThrottle
 from app.moderation.service import ModerationService
+from app.node import ClusterNode
 from app.ops.logs import RequestIdMiddleware
 from app.ops.metrics import METRICS, RequestMetricsMiddleware
 from app.practice.service import install_practice_bots

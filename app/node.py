@@ -1,4 +1,8 @@
-"""This process as one node of a cluster: wires the directory, the bus and the locks in."""
+"""This process as one node of a cluster: wires the directory, the bus and the locks in.
+
+Top-level wiring beside ``app.main``, not in ``app/cluster``: it connects the cluster's parts
+to the hub, the lobby feed and the tournaments, which themselves stand on ``app/cluster``.
+"""
 
 from __future__ import annotations
 
