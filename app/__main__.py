@@ -1,5 +1,5 @@
 """``python -m app --host H --port P``: migrate the database to head, then serve; ``python -m app
-backup|restore PATH``: the operator's commands (``app.ops.cli``)."""
+backup|restore PATH``: the operator's commands (``app.cli``)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ import uvicorn
 from alembic import command
 from alembic.config import Config
 
+from app.cli import COMMANDS as OPERATOR_COMMANDS
+from app.cli import run as run_operator_command
 from app.collector import CollectorPolicy
 from app.config import Settings, get_settings
 from app.db.engine import ensure_sqlite_dir
-from app.ops import cli as ops_cli
 from app.ops.logs import announce, configure_logging
 from app.ops.shutdown import DrainingServer
 from app.realtime.frames import FrameProtocol
@@ -82,8 +83,8 @@ def hand_over_of(app: Any) -> Awaitable[None] | None:
 
 
 def main() -> None:
-    if sys.argv[1:2] and sys.argv[1] in ops_cli.COMMANDS:
-        sys.exit(ops_cli.run(sys.argv[1:], migrate))
+    if sys.argv[1:2] and sys.argv[1] in OPERATOR_COMMANDS:
+        sys.exit(run_operator_command(sys.argv[1:], migrate))
     parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)

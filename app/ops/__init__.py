@@ -1,1 +1,1 @@
-"""Operating a Rampart server: backups, logs, moderation tools."""
+"""Operating a Rampart server: metrics, logs, backups, graceful shutdown."""

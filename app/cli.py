@@ -1,5 +1,10 @@
 """The operator's subcommands of ``python -m app``: ``backup PATH``, ``restore PATH`` and
-``admin grant|revoke NAME`` / ``admin list`` (``app.moderation.admins``)."""
+``admin grant|revoke NAME`` / ``admin list`` (``app.moderation.admins``).
+
+Top-level wiring beside ``app.__main__``: it reaches into ``app/ops`` (backups) and
+``app/moderation`` (admins), and ``app/moderation`` stands on ``app/ops`` (through the
+sessions' metrics), so neither folder can hold it.
+"""
 
 from __future__ import annotations
 
