@@ -1,1 +1,1 @@
-"""Several server processes (DESIGN.md sec. 9): match owners, relays, locks, Redis fan-out."""
+"""Several server processes (DESIGN.md sec. 9): match owners, locks, the Redis bus, a ws client."""

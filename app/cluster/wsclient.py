@@ -1,6 +1,6 @@
 """A lean websocket client (an asyncio protocol, a callback per message) for relays and load.
 
-Two users: a process relaying a match socket to the match's owner (``app.cluster.relay``),
+Two users: a process relaying a match socket to the match's owner (``app.realtime.relay``),
 and the load generator (``bench/loadgen``). Why not the ``websockets`` client: each message
 went through its frame parser and assembler and each send through ``Connection.send`` (an
 async context manager, a lock, a fresh ``os.urandom`` mask). Under load most messages are

@@ -1,1 +1,1 @@
-"""The websocket edge: message schemas, the match and lobby sockets, rate limits, grabs."""
+"""The websocket edge: message schemas, match and lobby sockets, relays, rate limits, grabs."""

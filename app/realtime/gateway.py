@@ -11,7 +11,6 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.cluster.directory import ClusterUnavailable, Directory
-from app.cluster.relay import relay
 from app.config import Settings
 from app.errors import AppError
 from app.moderation.state import ModerationState
@@ -32,6 +31,7 @@ from app.realtime.messages import (
 from app.realtime.peer import Peer
 from app.realtime.pinger import Pinger
 from app.realtime.ratelimit import TokenBucket
+from app.realtime.relay import relay
 from app.security import read_token
 from app.sessions import commands, wire
 from app.sessions.hub import Hub, OwnedElsewhere

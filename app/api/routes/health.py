@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy import text
 
 from app.api.deps import HubDep, SessionDep
-from app.cluster.relay import RelayCount
+from app.realtime.relay import RelayCount
 
 router = APIRouter(prefix="/api", tags=["health"])
 
