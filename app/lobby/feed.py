@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from app.realtime.peer import Peer
 from app.sessions import wire
 
 # Hands a message to the other processes (``app.cluster.bus.Bus.send``).
 Relay = Callable[[str, dict[str, Any]], None]
+
+
+class Subscriber(Protocol):
+    """A lobby socket as the feed sees it (``app.realtime.peer.Peer``): whose it is (None:
+    not signed in) and a non-blocking send."""
+
+    @property
+    def account_id(self) -> int | None: ...
+
+    def send_text(self, text: str) -> None: ...
 
 
 class LobbyFeed:
@@ -17,7 +26,7 @@ class LobbyFeed:
     snapshot to the others, whose ``deliver_*`` pass it to their own sockets."""
 
     def __init__(self) -> None:
-        self.subscribers: set[Peer] = set()
+        self.subscribers: set[Subscriber] = set()
         self.relay: Relay | None = None
 
     @property
