@@ -8,7 +8,7 @@ NODES ?= 2
 BASE_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run cluster test lint typecheck unit sysdeps bench clean
+.PHONY: run cluster test lint typecheck unit sysdeps bench clean compiled
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,13 +16,18 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed compiled
 	$(PY) -m app --host $(HOST) --port $(PORT)
 
 # NODES server processes on BASE_PORT, BASE_PORT+1, ... sharing a throwaway Redis and
 # DATABASE_URL, without Docker (scripts/cluster.sh); Ctrl-C stops them all.
-cluster: $(VENV)/.installed
+cluster: $(VENV)/.installed compiled
 	NODES=$(NODES) BASE_PORT=$(BASE_PORT) HOST=$(HOST) PY=$(PY) bash scripts/cluster.sh
+
+# The mypyc build of the hot modules into build/compiled/ (scripts/build_compiled.py): nothing
+# to do when it matches the sources; RAMPART_PURE_PYTHON=1 skips it and ignores any build.
+compiled: $(VENV)/.installed
+	$(PY) scripts/build_compiled.py
 
 # Debian packages the tests drive (Chromium, PostgreSQL, Redis, nginx); installed only when missing.
 sysdeps:
@@ -36,13 +41,14 @@ typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy engines app bench
 
 # pytest runs beside a throwaway PostgreSQL cluster (RAMPART_TEST_PG_URL) for the postgres tests.
-unit: $(VENV)/.installed
-	bash scripts/with-postgres.sh $(PY) -m pytest -q $(PYTEST_ARGS)
+# RAMPART_REQUIRE_COMPILED: a test fails unless the build just made is what the tests import.
+unit: $(VENV)/.installed compiled
+	RAMPART_REQUIRE_COMPILED=$(if $(RAMPART_PURE_PYTHON),,1) bash scripts/with-postgres.sh $(PY) -m pytest -q $(PYTEST_ARGS)
 
 test: $(VENV)/.installed sysdeps lint typecheck unit
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed compiled
 	$(PY) bench/engine_playouts.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache *.egg-info

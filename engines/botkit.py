@@ -7,6 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engines.base import Rng
 
 Action = dict[str, Any]
@@ -99,6 +101,7 @@ def level_of(name: str) -> Level:
     return level
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bots of the interpreted engines, tests
 class SeededBot:
     """A bot for one seat with its own ``Rng(seed)`` and a ``Level``; by default it learns
     nothing from events (its view holds all it uses). Subclasses add ``decide`` (see

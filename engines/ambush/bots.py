@@ -5,6 +5,8 @@ from __future__ import annotations
 from operator import countOf, itemgetter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engines.ambush.bot_targets import Grudges, pick_richest, pick_target
 from engines.ambush.bot_values import (
     DAMAGE_ORDER,
@@ -27,6 +29,7 @@ def _key(cell: Any) -> CellKey:
     return (int(cell[0]), int(cell[1]))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _Bot(SeededBot):
     """Shared plumbing: a seeded RNG, a level (its reaction times, see ``engines.botkit``) and
     plans kept across re-asks until they go stale."""
@@ -215,6 +218,7 @@ def random_move(rng: Rng, legal: list[Action]) -> Action:
     return rng.choice(moves) if moves else legal[0]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it (a compiled build)
 class HeuristicBot(_Bot):
     """Remembers every card it saw go down, calls on two known Ambush! cards, grabs the best
     cells first, hits whom the game points at (``bot_targets``: revenge, threat, the leader,

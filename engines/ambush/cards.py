@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 EFFECTS = frozenset({"none", "ambush", "archer", "splash", "heal", "ward", "look", "swap", "steal"})
@@ -32,7 +33,7 @@ class Card:
         return self.damage > 0 or self.effect in TARGETED_EFFECTS
 
 
-def _load(path: Path) -> tuple[dict[str, Card], int]:
+def _load(path: Traversable) -> tuple[dict[str, Card], int]:
     """Parse and validate the card file; raises ValueError on any inconsistency."""
     raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     cards: dict[str, Card] = {}
@@ -64,7 +65,8 @@ def _load(path: Path) -> tuple[dict[str, Card], int]:
     return cards, size
 
 
-CARDS, DECK_SIZE = _load(Path(__file__).with_name("cards.json"))
+# Beside the package, not ``__file__``: a compiled build of this module lives elsewhere.
+CARDS, DECK_SIZE = _load(files("engines.ambush") / "cards.json")
 AMBUSH = "ambush"
 # Card ids in the order of the data file: hands and listings are sorted by it.
 CARD_ORDER: dict[str, int] = {card_id: index for index, card_id in enumerate(CARDS)}

@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from engines.ambush import legal, race, rules, view
 from engines.ambush.actions import validate
 from engines.ambush.cards import CARDS, full_deck
@@ -23,6 +25,7 @@ def _bad(message: str) -> InvalidAction:
     return InvalidAction("ambush/bad_option", message)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it (a compiled build)
 class AmbushEngine:
     """Ambush! (rulebook v2.1, house deck): 2-4 castles, a face-down grid, grab races."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import compress
 from typing import Any, NamedTuple
 
@@ -28,7 +28,8 @@ class Rules:
     return_ms: int = 20000
 
     def to_json(self) -> dict[str, int]:
-        return dict(self.__dict__)
+        # Its fields, not ``__dict__``: a compiled (mypyc) dataclass has none.
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Race:
     grabs: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass
