@@ -169,7 +169,9 @@ class _Conversation:
 
     def handle(self, text: str, arrival: float) -> None:
         """Handle one text message. Nothing a message does raises out of here: a failure is
-        logged once and answered ``server/internal``; the connection and the match go on."""
+        logged once and answered ``server/internal``; the connection and the match go on.
+        Any message, even one refused, proves the client alive (``Peer.ping``)."""
+        self.peer.heard = True
         try:
             self._handle(text, arrival)
         except Exception:

@@ -19,7 +19,11 @@ from app.sessions import wire
 # One a second all the same: a player's client takes a few seconds without any message as a
 # dead link (and reconnects), and the server drops a connection whose pongs stop
 # (``DEAD_LINK_MS``), so the other seats hear "X is disconnected" within seconds rather than
-# after uvicorn's protocol pings (every 20 s) give up on a black-holed socket.
+# after uvicorn's protocol pings (every 20 s) give up on a black-holed socket. A keep-alive is
+# skipped when the period just ended saw messages both ways (``ping``): a move from the
+# client proves it alive as a pong does, and a patch keeps the client's silence timer at bay
+# as a ping does, so a busy connection is never pinged and the client still hears something
+# at least every two periods.
 KEEPALIVE_S = 1.0
 # No pong for this long: the link is dead (a live client answers every ping at once).
 DEAD_LINK_MS = 5000.0
@@ -66,6 +70,11 @@ class Peer:
         self.last_nonce = 0  # of the latest ping queued
         # When the oldest ping not followed by any pong was queued (None: all answered).
         self._unanswered_since: float | None = None
+        # Since the last ping check: a message came from the client (set by the gateway for
+        # every message it reads) / something was written to it. Either way only a flag per
+        # message: the check at the next ping (``ping``) reads and clears them.
+        self.heard = False
+        self._told = False
         # Set once the match is found (``use_clock``), right before the gateway starts reading
         # this connection: until then its pongs wait unread, which says nothing of the link.
         self.reading = False
@@ -151,6 +160,7 @@ class Peer:
                 if nonce is not None:
                     self.meter.sent(nonce, left_at)
         frames.write_texts(texts)
+        self._told = True
 
     async def write_loop(self) -> None:
         """Drain the outbox to the socket until closed, stamping what the arbiter needs.
@@ -180,6 +190,7 @@ class Peer:
             text, version, nonce = item
             left_at = self.clock()
             await self.websocket.send_text(text)
+            self._told = True
             if version is not None:
                 self.sends.sent(version, left_at)
             if nonce is not None:
@@ -198,6 +209,16 @@ class Peer:
         return max(self.ping_interval_s, KEEPALIVE_S) * 1000
 
     def ping(self) -> None:
+        """Ping the client, or drop the link if its pings went unanswered for
+        ``DEAD_LINK_MS``. Any message read since the last ping check proves the client alive
+        (as a pong does). A keep-alive (no link measurement, no race possible) is skipped
+        when messages went both ways since the last check: the traffic proved the link."""
+        heard, told = self.heard, self._told
+        self.heard = self._told = False
+        if heard:
+            self._unanswered_since = None
+            if told and not (self.measure_links or self.race_possible):
+                return
         now = _monotonic_ms()
         if self._unanswered_since is None or not self.reading:
             self._unanswered_since = now
