@@ -2,16 +2,20 @@
 
 What costs the move path nothing is read when Prometheus scrapes: live matches, open sockets
 (``LiveCollector`` asks the hub and the pinger), the process's CPU and memory
-(prometheus-client's process collector). What must be counted as it happens is a counter
-increment or a histogram observation, a microsecond or so each (a game's labelled counter is
-looked up once, ``METRICS.count_action``). Each process serves its own figures; in a cluster
-Prometheus scrapes every process and labels them by ``instance``.
+(prometheus-client's process collector). What must be counted as it happens on the move path
+(actions, commit and broadcast times, races) is counted in plain Python numbers
+(``PlainCounter``, ``PlainHistogram``: an add, no lock, where prometheus-client takes a mutex
+per increment) and turned into metric families when Prometheus scrapes (``MoveCollector``).
+The event loop's thread is their only writer, and the scrape runs on it too. REST latencies
+and error counts stay prometheus-client's own. Each process serves its own figures; in a
+cluster Prometheus scrapes every process and labels them by ``instance``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from prometheus_client import (
@@ -22,12 +26,53 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
 # Seconds: from an accepted action to its durable row, and for one change's broadcast.
 FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
 REST_BUCKETS = (0.005, 0.025, 0.1, 0.5, 2.5, 10.0)
+
+
+class PlainCounter:
+    """A counter without labels in a plain integer: ``inc`` is an add."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def inc(self, amount: int = 1) -> None:
+        self.value += amount
+
+
+class PlainHistogram:
+    """A histogram without labels in plain numbers: ``observe`` finds the value's bucket (the
+    first upper bound at or above it, as Prometheus's ``le``) and adds to it and to the sum."""
+
+    __slots__ = ("bounds", "counts", "total")
+
+    def __init__(self, buckets: Sequence[float]) -> None:
+        self.bounds = tuple(buckets)
+        self.counts = [0] * (len(self.bounds) + 1)  # the last: above every bound (+Inf)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect_left(self.bounds, value)] += 1
+        self.total += value
+
+    def family(self, name: str, documentation: str) -> HistogramMetricFamily:
+        buckets = []
+        cumulative = 0
+        for bound, count in zip((*map(repr, self.bounds), "+Inf"), self.counts, strict=True):
+            cumulative += count
+            buckets.append((bound, cumulative))
+        return HistogramMetricFamily(name, documentation, buckets=buckets, sum_value=self.total)
 
 
 class Metrics:
@@ -36,31 +81,20 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         ProcessCollector(registry=self.registry)
-        self.actions = Counter(
-            "rampart_actions",
-            "Actions accepted and made durable, by game.",
-            ["game"],
-            registry=self.registry,
-        )
-        self.commit_seconds = Histogram(
-            "rampart_action_commit_seconds",
-            "From an accepted action to its durable row in the action log.",
-            buckets=FAST_BUCKETS,
-            registry=self.registry,
-        )
-        self.broadcast_seconds = Histogram(
-            "rampart_broadcast_seconds",
-            "Building and queueing one change's messages for every connection of its match.",
-            buckets=FAST_BUCKETS,
-            registry=self.registry,
-        )
+        # The move path's figures (exported by ``MoveCollector``).
+        self.actions_by_game: dict[str, int] = {}
+        # From an accepted action to its durable row in the action log.
+        self.commit_seconds = PlainHistogram(FAST_BUCKETS)
+        # Building and queueing one change's messages for every connection of its match.
+        self.broadcast_seconds = PlainHistogram(FAST_BUCKETS)
+        self.races = PlainCounter()
+        self.registry.register(MoveCollector(self))
         self.errors = Counter(
             "rampart_errors",
             "Errors answered to clients (websocket error messages and REST errors), by code.",
             ["code"],
             registry=self.registry,
         )
-        self.races = Counter("rampart_races", "Ambush! grab races started.", registry=self.registry)
         # Latency by route (not by status too: a histogram per route and status multiplied
         # the series, and a scrape's cost on the event loop with them); statuses are counted.
         self.requests = Histogram(
@@ -77,14 +111,11 @@ class Metrics:
             registry=self.registry,
         )
         self._live: LiveCollector | None = None
-        self._actions_by_game: dict[str, Any] = {}
 
     def count_action(self, game: str) -> None:
-        """One more durable action of ``game`` (its labelled child is looked up once)."""
-        child = self._actions_by_game.get(game)
-        if child is None:
-            child = self._actions_by_game[game] = self.actions.labels(game)
-        child.inc()
+        """One more durable action of ``game``."""
+        counts = self.actions_by_game
+        counts[game] = counts.get(game, 0) + 1
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
@@ -105,6 +136,33 @@ class Metrics:
     def exposition(self) -> tuple[bytes, str]:
         """The text format Prometheus scrapes, and its content type."""
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+class MoveCollector(Collector):
+    """The move path's plain counters and histograms, as metric families at scrape time."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        metrics = self.metrics
+        actions = CounterMetricFamily(
+            "rampart_actions", "Actions accepted and made durable, by game.", labels=["game"]
+        )
+        for game, count in sorted(metrics.actions_by_game.items()):
+            actions.add_metric([game], count)
+        yield actions
+        yield metrics.commit_seconds.family(
+            "rampart_action_commit_seconds",
+            "From an accepted action to its durable row in the action log.",
+        )
+        yield metrics.broadcast_seconds.family(
+            "rampart_broadcast_seconds",
+            "Building and queueing one change's messages for every connection of its match.",
+        )
+        yield CounterMetricFamily(
+            "rampart_races", "Ambush! grab races started.", value=metrics.races.value
+        )
 
 
 class LiveCollector(Collector):
