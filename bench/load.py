@@ -26,11 +26,21 @@ in ``loadgen.workers``, ``loop_lag_p99_ms`` the worst worker's). The code is in
 to the process that owns it, as a load balancer routing by match would send them; with
 ``--spread`` the seats of a match go round-robin over the processes instead, and those that
 land away from the owner are relayed to it. Server CPU and memory are the sum over the
-processes.
+processes (and each, in ``server.cpu_pct_each``).
+
+``side`` in the result: what the stores and the servers' own metrics say over the window,
+also per move: the action log's commit time and the broadcast time (``/metrics``
+histograms, bucket-bounded percentiles), and with ``--nodes`` the Redis server's CPU and
+commands (by command), with ``--postgres`` (a throwaway PostgreSQL cluster for the run, in
+place of SQLite) the whole cluster's CPU, commits (and so moves per group commit), rows and
+WAL bytes. ``loadavg_at_start``: the machine's load average as the window opened.
+``--server-root DIR`` serves the code of another folder, such as a git worktree of an older
+commit, with the same load client (for before/after figures).
 
     .venv/bin/python bench/load.py --matches 100 --seconds 20 --think 500
     .venv/bin/python bench/load.py --workload ambush --matches 1000 --no-echo --procs 2
     .venv/bin/python bench/load.py --workload ambush --matches 1000 --no-echo --procs 2 --nodes 2
+    .venv/bin/python bench/load.py --matches 1000 --no-echo --procs 2 --nodes 2 --postgres
 """
 
 from __future__ import annotations
@@ -95,6 +105,28 @@ def main() -> None:
         "Prometheus scraping costs the moves)",
     )
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="a throwaway PostgreSQL cluster for the run (as scripts/with-postgres.sh starts "
+        "one) in place of SQLite; its CPU, commits and WAL per move are reported",
+    )
+    parser.add_argument(
+        "--pg-fsync",
+        choices=("on", "off"),
+        default="on",
+        help="with --postgres: its fsync setting (on: commits reach the disk, as in production)",
+    )
+    parser.add_argument(
+        "--server-root",
+        default=None,
+        help="serve the code of this folder (a git worktree of another commit) instead",
+    )
+    parser.add_argument(
+        "--no-side",
+        action="store_true",
+        help="skip reading the stores' counters and the servers' /metrics at the window's ends",
+    )
     parser.add_argument("--no-echo", action="store_true", help="skip the echo ceiling")
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -110,6 +142,9 @@ def main() -> None:
         parser.error("--procs and --nodes must be at least 1")
     if args.workload is not None:
         args.game = args.workload
+    if args.postgres and args.database_url:
+        parser.error("--postgres starts its own database: leave out --database-url")
+    args.pg_fsync = args.pg_fsync == "on"
     results = [asyncio.run(run_one(args, echo=False))]
     if not args.no_echo and args.game == "tally":
         results.append(asyncio.run(run_one(args, echo=True)))

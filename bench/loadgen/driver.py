@@ -8,8 +8,10 @@ import contextlib
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+from bench.loadgen.backends import SideCounters, postgres_running
 from bench.loadgen.client import Plan, Run
 from bench.loadgen.probes import free_port, memory_mb
 from bench.loadgen.report import merge, sample_server
@@ -47,24 +49,33 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
         spread=args.spread,
         open_rate=args.open_rate,
     )
+    root = Path(args.server_root).resolve() if args.server_root else ROOT
     with contextlib.ExitStack() as server:
+        database_url, postmaster = args.database_url, None
+        if args.postgres and not echo:
+            database_url, postmaster = server.enter_context(postgres_running(args.pg_fsync))
+        redis_url = None
         if echo:
             processes = [server.enter_context(echo_running(ports[0]))]
         elif len(ports) == 1:
-            processes = [server.enter_context(rampart_running(ports[0], args.database_url))]
+            processes = [server.enter_context(rampart_running(ports[0], database_url, None, root))]
         else:
-            processes = server.enter_context(cluster_running(ports, args.database_url))
+            processes, redis_url = server.enter_context(cluster_running(ports, database_url, root))
         for url, process in zip(bases, processes, strict=True):
             await wait_up(url, process)
         pids = [process.pid for process in processes]
+        side = None
+        if not echo and not args.no_side:
+            postgres_url = database_url if postmaster is not None else None
+            side = SideCounters(bases, redis_url, postgres_url, postmaster)
         scraper = None
         if args.scrape_every and not echo:
             scraper = Scraper(bases, args.scrape_every)
             scraper.start()
         if args.procs == 1:
-            reports, sampled = await in_process(plan, pids)
+            reports, sampled = await in_process(plan, pids, side)
         else:
-            reports, sampled = await with_workers(plan, pids)
+            reports, sampled = await with_workers(plan, pids, side)
         sampled["rss_mb_peak"] = sum(memory_mb(pid, "VmHWM") for pid in pids)
         scraped = await scraper.stop() if scraper is not None else None
     result = merge(
@@ -82,7 +93,7 @@ async def run_one(args: argparse.Namespace, echo: bool) -> dict[str, Any]:
 
 
 async def in_process(
-    plan: Plan, server_pids: list[int]
+    plan: Plan, server_pids: list[int], side: SideCounters | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``--procs 1``: this process plays every match while it samples the server."""
     run = Run(plan)
@@ -90,14 +101,14 @@ async def in_process(
     go_at = time.monotonic()
     window_start = go_at + plan.warmup_s
     report, server = await asyncio.gather(
-        run.play(go_at, window_start), sample_server(server_pids, window_start, plan.seconds)
+        run.play(go_at, window_start), sample_server(server_pids, window_start, plan.seconds, side)
     )
     await run.close()
     return [report], server
 
 
 async def with_workers(
-    plan: Plan, server_pids: list[int]
+    plan: Plan, server_pids: list[int], side: SideCounters | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``--procs N``: N ``bench/load.py --worker`` processes each open their share of the
     matches and say ready; all start at one moment (monotonic time is shared by processes),
@@ -125,7 +136,7 @@ async def with_workers(
         window_start = go_at + plan.warmup_s
         for worker in workers:
             await tell(worker, {"go_at": go_at, "window_start": window_start})
-        server = await sample_server(server_pids, window_start, plan.seconds)
+        server = await sample_server(server_pids, window_start, plan.seconds, side)
         reports = [await hear(worker, k) for k, worker in enumerate(workers)]
         for worker in workers:
             await tell(worker, {"close": True})

@@ -9,6 +9,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from bench.loadgen.backends import SideCounters
 from bench.loadgen.client import sleep_until
 from bench.loadgen.lobbies import merged_rest
 from bench.loadgen.probes import (
@@ -20,15 +21,21 @@ from bench.loadgen.probes import (
 )
 
 
-async def sample_server(pids: list[int], window_start: float, seconds: float) -> dict[str, Any]:
+async def sample_server(
+    pids: list[int], window_start: float, seconds: float, side: SideCounters | None = None
+) -> dict[str, Any]:
     """The server's CPU, RSS (sampled every second) and run-queue wait, summed over its
-    processes, and the machine's busy share, over the window the load generators measure."""
+    processes (CPU also each), and the machine's busy share, over the window the load
+    generators measure; with ``side``, what the stores and the servers' metrics say too."""
 
     def total(probe: Any) -> float:
         return float(sum(probe(pid) for pid in pids))
 
     await sleep_until(window_start)
-    cpu0, busy0, t0 = total(cpu_seconds), machine_busy(), time.monotonic()
+    side_before = await side.read() if side is not None else None
+    each0 = [cpu_seconds(pid) for pid in pids]
+    cpu0, busy0, t0 = sum(each0), machine_busy(), time.monotonic()
+    loadavg = os.getloadavg()
     rss_max = total(memory_mb)
     waited0 = total(runqueue_wait_s)
     end = window_start + seconds
@@ -36,10 +43,19 @@ async def sample_server(pids: list[int], window_start: float, seconds: float) ->
         await asyncio.sleep(min(1.0, end - now))
         rss_max = max(rss_max, total(memory_mb))
     window = time.monotonic() - t0
-    cpu1, busy1 = total(cpu_seconds), machine_busy()
+    each1 = [cpu_seconds(pid) for pid in pids]
+    cpu1, busy1 = sum(each1), machine_busy()
+    side_after = await side.read() if side is not None else None
     return {
         "window_s": window,
         "cpu_s": cpu1 - cpu0,
+        "cpu_s_each": [b - a for a, b in zip(each0, each1, strict=True)],
+        "loadavg_at_start": [round(v, 2) for v in loadavg],
+        **(
+            {"side": SideCounters.figures(side_before, side_after)}
+            if side_before is not None and side_after is not None
+            else {}
+        ),
         "processes": len(pids),
         "rss_mb_end": total(memory_mb),
         "rss_mb_max_window": rss_max,
@@ -120,6 +136,7 @@ def merge(
             "processes": server.get("processes", 1),
             "cpu_pct": round(100 * server_cpu / window, 1),
             "cpu_us_per_move": round(1e6 * server_cpu / moves, 1) if moves else None,
+            "cpu_pct_each": [round(100 * c / window, 1) for c in server.get("cpu_s_each", ())],
             "rss_mb_end": round(server["rss_mb_end"], 1),
             "rss_mb_max_window": round(server["rss_mb_max_window"], 1),
             "rss_mb_peak": round(server["rss_mb_peak"], 1),
@@ -133,6 +150,8 @@ def merge(
             "workers": workers,
         },
         "machine_cpu_busy_pct": round(100 * busy / max(1, total), 1),
+        "loadavg_at_start": server.get("loadavg_at_start"),
+        **({"side": server["side"]} if "side" in server else {}),
         "errors": errors,
         **(
             {
@@ -202,6 +221,7 @@ def summary(result: dict[str, Any]) -> str:
             f", /metrics scraped {scrape['scrapes']} times every {scrape['every_s']} s"
             f" ({scrape['bytes_per_scrape']} bytes, p50 {scrape['ms_p50']} ms)"
         )
+    split += side_summary(result.get("side"))
     return (
         f"{result['peer']:>13} M={result['matches']:<4} think={result['think_ms']}ms: {races}"
         f"{result['moves_per_s']} actions/s, p50 {lat['p50']} ms, p99 {lat['p99']} ms{split}, "
@@ -212,3 +232,24 @@ def summary(result: dict[str, Any]) -> str:
         f"machine {result['machine_cpu_busy_pct']}%, "
         f"errors {sum(result['errors'].values())}, ok={result['ok']}"
     )
+
+
+def side_summary(side: dict[str, Any] | None) -> str:
+    """The stores' and the action log's figures for the summary line ('' without them)."""
+    if side is None:
+        return ""
+    commit = side["commit"]
+    text = f", commit mean {commit['mean_ms']} ms (p99 <= {commit['p99_ms_at_most']} ms)"
+    if "postgres" in side:
+        pg = side["postgres"]
+        text += (
+            f", PostgreSQL CPU {pg['cpu_pct']}% ({pg['cpu_us_per_move']} us/move,"
+            f" {pg['moves_per_commit']} moves/commit)"
+        )
+    if "redis" in side:
+        redis = side["redis"]
+        text += (
+            f", Redis CPU {redis['cpu_pct']}% ({redis['cpu_us_per_move']} us/move,"
+            f" {redis['commands_per_move']} commands/move)"
+        )
+    return text

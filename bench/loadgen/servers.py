@@ -27,12 +27,16 @@ LOAD_SCRIPT = ROOT / "bench" / "load.py"
 
 @contextlib.contextmanager
 def rampart_running(
-    port: int, database_url: str | None, extra_env: dict[str, str] | None = None
+    port: int,
+    database_url: str | None,
+    extra_env: dict[str, str] | None = None,
+    root: Path = ROOT,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """``python -m app`` on 127.0.0.1:``port`` for the ``with`` block (default database: SQLite
     in a fresh temporary folder, which also holds ``server.log``). Stopped at the block's end;
     the folder is removed after a clean run and kept, with its log named on stderr, after a
-    failure."""
+    failure. ``root``: the folder it runs from, whose ``app`` it imports (the working folder
+    comes first on ``sys.path``): a git worktree of another commit serves that commit's code."""
     workdir = Path(tempfile.mkdtemp(prefix="rampart-load-"))
     env = {
         **os.environ,
@@ -46,7 +50,7 @@ def rampart_running(
     clean = False
     with open(workdir / "server.log", "wb") as log:
         process = subprocess.Popen(
-            serve_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            serve_command(port), cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         try:
             yield process
@@ -62,10 +66,11 @@ def rampart_running(
 
 @contextlib.contextmanager
 def cluster_running(
-    ports: list[int], database_url: str | None
-) -> Iterator[list[subprocess.Popen[bytes]]]:
+    ports: list[int], database_url: str | None, root: Path = ROOT
+) -> Iterator[tuple[list[subprocess.Popen[bytes]], str]]:
     """One server process per port, all on one database (default: one fresh SQLite file)
-    and one throwaway ``redis-server`` (DESIGN.md sec. 9), for the ``with`` block."""
+    and one throwaway ``redis-server`` (DESIGN.md sec. 9), for the ``with`` block; yields the
+    processes and the Redis URL."""
     workdir = Path(tempfile.mkdtemp(prefix="rampart-cluster-"))
     database_url = database_url or f"sqlite+aiosqlite:///{workdir}/rampart.db"
     try:
@@ -76,8 +81,9 @@ def cluster_running(
                     "RAMPART_REDIS_URL": redis_url,
                     "RAMPART_NODE_URL": f"http://127.0.0.1:{port}",
                 }
-                processes.append(stack.enter_context(rampart_running(port, database_url, env)))
-            yield processes
+                server = rampart_running(port, database_url, env, root)
+                processes.append(stack.enter_context(server))
+            yield processes, redis_url
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
