@@ -62,7 +62,7 @@ def _cell(action: dict[str, Any], key: str) -> Cell:
     return cell
 
 
-def validate(state: AmbushState, seat: int, action: Any, at_ms: Any) -> Apply:
+def validate(state: AmbushState, seat: Any, action: Any, at_ms: Any) -> Apply:
     """Check ``action`` completely; return what applies it (see ``Apply``). Raises
     InvalidAction for a malformed action (``unknown_action``, ``bad_field``, ``bad_seat``) and
     IllegalAction for one the rules refuse now (``game_over``, ``seat_out`` and the per-action

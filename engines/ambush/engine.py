@@ -34,7 +34,7 @@ class AmbushEngine:
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
 
-    def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> AmbushState:
+    def setup(self, seats: Any, seed: int, options: Mapping[str, Any] | None = None) -> AmbushState:
         """Set-up 1-5: shuffle, deal 5 each, dials at 30, the first seat starts.
 
         Raises ``InvalidAction`` (``ambush/bad_seats``, ``ambush/bad_option``) for a seat count
@@ -126,10 +126,10 @@ class AmbushEngine:
     awaiting = staticmethod(view.awaiting)
     legal_actions = staticmethod(legal.legal_actions)
 
-    def apply(
-        self, state: AmbushState, seat: int, action: dict[str, Any], at_ms: int
-    ) -> list[Event]:
-        """Validate completely (see ``actions.validate`` for the refusal codes), then apply."""
+    def apply(self, state: AmbushState, seat: Any, action: Any, at_ms: Any) -> list[Event]:
+        """Validate completely (see ``actions.validate`` for the refusal codes), then apply.
+        ``Any``: a malformed seat, action or time is refused by ``validate`` with its code,
+        compiled (mypyc) too, where a typed parameter would raise TypeError first."""
         perform, args = validate(state, seat, action, at_ms)
         ctx = Ctx()
         perform(state, ctx, *args)

@@ -13,10 +13,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engines import compiled
+from engines import compiled, registry
+from engines.base import InvalidAction
 
 ROOT = compiled.ROOT
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -187,3 +189,23 @@ def test_an_edited_source_makes_the_real_build_give_way_to_the_py_files(tmp_path
     )
     assert run.returncode == 0, run.stderr
     assert all(file.endswith(SUFFIX) for file in json.loads(run.stdout).values())
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [
+        (lambda engine, state: engine.apply(state, 0, "resign", 0), "ambush/unknown_action"),
+        (lambda engine, state: engine.apply(state, 0, None, 0), "ambush/unknown_action"),
+        (lambda engine, state: engine.apply(state, 0, {"type": "resign"}, 1.5), "ambush/bad_field"),
+        (lambda engine, state: engine.apply(state, "0", {"type": "resign"}, 0), "ambush/bad_seat"),
+        (lambda engine, state: engine.setup("4", 1), "ambush/bad_seats"),
+    ],
+)
+def test_malformed_input_gets_the_engines_refusal_compiled_or_not(call: Any, code: str) -> None:
+    """A compiled function checks its typed parameters first (TypeError): the engine's entry
+    points take what the .py accepted, so a refusal keeps its code either way."""
+    engine = registry.get("ambush")
+    state = engine.setup(2, 1)
+    with pytest.raises(InvalidAction) as refused:
+        call(engine, state)
+    assert refused.value.code == code
