@@ -7,9 +7,9 @@ beside the ``.py`` files, with ``manifest.json`` recording each source's SHA-256
 before compiling: ``engines.compiled`` imports the build only while every source still has
 its hash, so an edited ``.py`` is never shadowed by a stale build.
 
-Compiled: the Ambush! engine and its bots, the bots' shared kit and the view diffs (the
-figures that kept them: bench/PERF.md, "Tenth pass"). ``engines/base.py`` stays interpreted
-(its ``runtime_checkable`` protocol must), as do the other engines for now.
+Compiled: the Ambush! and Castle Rampage engines and their bots, the bots' shared kit and
+the view diffs (the figures that kept them: bench/PERF.md, "Tenth pass"). ``engines/base.py``
+stays interpreted (its ``runtime_checkable`` protocol must), as do Castles and Ember for now.
 
     .venv/bin/python scripts/build_compiled.py            # build when stale
     .venv/bin/python scripts/build_compiled.py --force    # build anyway
@@ -39,6 +39,7 @@ GROUP = "rampart"
 SOURCES = [
     "engines/botkit.py",
     "engines/ambush/*.py",
+    "engines/rampage/*.py",
     "app/sessions/view_diff.py",
 ]
 WORK = ROOT / "build" / "mypyc"  # generated C, objects and mypy's cache for the build

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 UNIT_TYPES: tuple[str, ...] = ("knight", "archer", "warrior")
@@ -157,7 +158,7 @@ def _validate(card: Card) -> None:
         raise ValueError(f"card {card.kind!r}: " + "; ".join(problems))
 
 
-def _load(path: Path) -> tuple[dict[str, Card], tuple[str, ...]]:
+def _load(path: Traversable) -> tuple[dict[str, Card], tuple[str, ...]]:
     """Parse and validate the card file; raises ValueError on any inconsistency."""
     raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if tuple(raw["unit_types"]) != UNIT_TYPES:
@@ -176,7 +177,8 @@ def _load(path: Path) -> tuple[dict[str, Card], tuple[str, ...]]:
     return cards, ids
 
 
-CARDS, CARD_IDS = _load(Path(__file__).with_name("cards.json"))
+# Beside the package, not ``__file__``: a compiled build of this module lives elsewhere.
+CARDS, CARD_IDS = _load(files("engines.rampage") / "cards.json")
 DECK_SIZE = len(CARD_IDS)
 _CARD_ID_SET = frozenset(CARD_IDS)
 

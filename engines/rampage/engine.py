@@ -32,7 +32,7 @@ class RampageEngine:
     max_seats: ClassVar[int] = 2
 
     def setup(
-        self, seats: int, seed: int, options: Mapping[str, Any] | None = None
+        self, seats: Any, seed: int, options: Mapping[str, Any] | None = None
     ) -> RampageState:
         """Shuffle (or stack) the 118 cards and deal set-up round one.
 
@@ -51,14 +51,14 @@ class RampageEngine:
         """End turn first (the time-out default), then placements, plays, resign last."""
         return legal.legal_actions(state, seat)
 
-    def apply(
-        self, state: RampageState, seat: int, action: dict[str, Any], at_ms: int
-    ) -> list[Event]:
+    def apply(self, state: RampageState, seat: Any, action: Any, at_ms: Any) -> list[Event]:
         """Validate completely, then change ``state``.
 
         InvalidAction rampage/bad_action (not a dict, unknown type, unknown field) or a
         field-specific code; IllegalAction rampage/game_over, rampage/bad_seat and the codes of
         each action's validator (rampage/not_your_turn, rampage/already_defended, ...).
+        ``Any``: refused with those codes when compiled (mypyc) too, where a typed parameter
+        would raise TypeError first.
         """
         try:
             return self._apply(state, seat, action)
@@ -66,7 +66,7 @@ class RampageEngine:
             # Even a refusal counts: a view built before it is never mistaken for a later one.
             state.version += 1
 
-    def _apply(self, state: RampageState, seat: int, action: dict[str, Any]) -> list[Event]:
+    def _apply(self, state: RampageState, seat: Any, action: Any) -> list[Event]:
         kind = _action_type(action)
         if not isinstance(seat, int) or not 0 <= seat < state.seats:
             raise IllegalAction(f"{GAME}/bad_seat", "no such seat")

@@ -55,7 +55,7 @@ def _names(options: Mapping[str, Any]) -> list[str]:
     return list(names)
 
 
-def new_state(seats: int, seed: int, options: Mapping[str, Any]) -> tuple[RampageState, Event]:
+def new_state(seats: Any, seed: int, options: Mapping[str, Any]) -> tuple[RampageState, Event]:
     """A fresh match with round one dealt; raises ``InvalidAction`` for bad seats/options."""
     if seats != 2:
         raise InvalidAction(f"{GAME}/bad_seats", "Castle Rampage is a duel: exactly 2 seats")

@@ -90,6 +90,11 @@ class RampageState:
         default=None, init=False, compare=False, repr=False
     )
 
+    def __post_init__(self) -> None:
+        # Set here as well: a compiled (mypyc) dataclass leaves ``init=False`` fields unset.
+        self.version = 0
+        self.public_memo = None
+
     @property
     def seats(self) -> int:
         return len(self.players)

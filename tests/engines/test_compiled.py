@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engines import compiled, registry
-from engines.base import InvalidAction
+from engines.base import ActionError
 
 ROOT = compiled.ROOT
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -199,13 +199,16 @@ def test_an_edited_source_makes_the_real_build_give_way_to_the_py_files(tmp_path
         (lambda engine, state: engine.apply(state, 0, {"type": "resign"}, 1.5), "ambush/bad_field"),
         (lambda engine, state: engine.apply(state, "0", {"type": "resign"}, 0), "ambush/bad_seat"),
         (lambda engine, state: engine.setup("4", 1), "ambush/bad_seats"),
+        (lambda engine, state: engine.apply(state, 0, "resign", 0), "rampage/bad_action"),
+        (lambda engine, state: engine.apply(state, "0", {"type": "resign"}, 0), "rampage/bad_seat"),
+        (lambda engine, state: engine.setup("2", 1), "rampage/bad_seats"),
     ],
 )
 def test_malformed_input_gets_the_engines_refusal_compiled_or_not(call: Any, code: str) -> None:
     """A compiled function checks its typed parameters first (TypeError): the engine's entry
     points take what the .py accepted, so a refusal keeps its code either way."""
-    engine = registry.get("ambush")
+    engine = registry.get(code.split("/")[0])
     state = engine.setup(2, 1)
-    with pytest.raises(InvalidAction) as refused:
+    with pytest.raises(ActionError) as refused:
         call(engine, state)
     assert refused.value.code == code
