@@ -189,7 +189,11 @@ Scope = dict[str, Any]
 
 class RequestMetricsMiddleware:
     """Times every REST request by its route template (``/api/matches/{match_id}``, never the
-    raw path, so ids do not multiply the series); unknown paths count as ``unmatched``."""
+    raw path, so ids do not multiply the series); unknown paths count as ``unmatched``.
+
+    A request is counted as its last body message goes out, before the client can have the
+    whole response: counted after the app returned, a client's next request (a scrape) could
+    be served first, while the finished request's task still waited to end."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -199,20 +203,30 @@ class RequestMetricsMiddleware:
             await self.app(scope, receive, send)
             return
         status = 500
+        counted = False
         started = time.perf_counter()
 
-        async def send_and_note(message: dict[str, Any]) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_and_note)
-        finally:
+        def count() -> None:
+            nonlocal counted
+            counted = True
             route = scope.get("route")
             template = getattr(route, "path", None) or "unmatched"
             METRICS.requests.labels(scope["method"], template).observe(
                 time.perf_counter() - started
             )
             METRICS.responses.labels(template, str(status)).inc()
+
+        async def send_and_note(message: dict[str, Any]) -> None:
+            nonlocal status
+            kind = message["type"]
+            if kind == "http.response.start":
+                status = message["status"]
+            elif kind == "http.response.body" and not message.get("more_body") and not counted:
+                count()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_note)
+        finally:
+            if not counted:  # no response body went out (the app failed first)
+                count()

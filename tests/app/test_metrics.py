@@ -6,6 +6,7 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.ops.metrics import METRICS, RequestMetricsMiddleware
 from tests.app.conftest import ServerFactory
 from tests.app.support import Api, Client
 
@@ -67,3 +68,34 @@ async def test_metrics_count_matches_sockets_actions_errors_and_requests(
     assert value(found, "rampart_errors_total", code="match/not_found") == 1
     assert value(found, "rampart_sockets_open") == 0
     await api.close()
+
+
+class Route:
+    path = "/api/things/{thing_id}"
+
+
+async def test_a_request_is_counted_before_its_response_has_all_left() -> None:
+    """The scrape right after a response must see it: the count is taken before the last
+    body message goes out, not once the app's task ends."""
+    labels = {"method": "GET", "route": Route.path}
+    count_name = "rampart_http_request_duration_seconds_count"
+    before = METRICS.registry.get_sample_value(count_name, labels) or 0.0
+    counted_when_sent: list[float] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            counted = METRICS.registry.get_sample_value(count_name, labels) or 0.0
+            counted_when_sent.append(counted - before)
+
+    scope = {"type": "http", "method": "GET", "route": Route()}
+    await RequestMetricsMiddleware(app)(scope, receive, send)
+    assert counted_when_sent == [1.0]
+    ok = {"route": Route.path, "status": "200"}
+    assert METRICS.registry.get_sample_value("rampart_http_responses_total", ok) == 1.0
