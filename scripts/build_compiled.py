@@ -7,9 +7,10 @@ beside the ``.py`` files, with ``manifest.json`` recording each source's SHA-256
 before compiling: ``engines.compiled`` imports the build only while every source still has
 its hash, so an edited ``.py`` is never shadowed by a stale build.
 
-Compiled: the Ambush! and Castle Rampage engines and their bots, the bots' shared kit and
-the view diffs (the figures that kept them: bench/PERF.md, "Tenth pass"). ``engines/base.py``
-stays interpreted (its ``runtime_checkable`` protocol must), as do Castles and Ember for now.
+Compiled: the Ambush!, Castle Rampage and Castles engines and their bots, the bots' shared
+kit and the view diffs (the figures that kept them: bench/PERF.md, "Tenth pass").
+``engines/base.py`` stays interpreted (its ``runtime_checkable`` protocol must), as does
+Ember for now.
 
     .venv/bin/python scripts/build_compiled.py            # build when stale
     .venv/bin/python scripts/build_compiled.py --force    # build anyway
@@ -40,6 +41,7 @@ SOURCES = [
     "engines/botkit.py",
     "engines/ambush/*.py",
     "engines/rampage/*.py",
+    "engines/castles/*.py",
     "app/sessions/view_diff.py",
 ]
 WORK = ROOT / "build" / "mypyc"  # generated C, objects and mypy's cache for the build

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engines.base import Decision
 from engines.botkit import DEFAULT_LEVEL, SeededBot, without_resign
 from engines.castles.bot_values import (
@@ -27,6 +29,7 @@ from engines.castles.bot_values import (
 Action = dict[str, Any]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _Timed(SeededBot):
     """Keeps one decision per situation so a host asking again gets the same plan."""
 
@@ -66,6 +69,7 @@ class RandomBot(_Timed):
         return self.rng.choice(options)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it (a compiled build)
 class HeuristicBot(_Timed):
     """Scores the legal actions from the open board and plays the best until nothing helps;
     an easy bot slips now and then (a random action but resigning)."""

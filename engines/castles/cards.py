@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 TYPES = frozenset({"building", "special", "soldier", "civilian", "action"})
@@ -85,7 +86,7 @@ def _validate(card: CardSpec, colour: bool) -> None:
         raise ValueError(f"{where}: negative number")
 
 
-def _load(path: Path) -> tuple[dict[str, CardSpec], tuple[str, ...], int]:
+def _load(path: Traversable) -> tuple[dict[str, CardSpec], tuple[str, ...], int]:
     raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     colour_set = tuple(str(card_id) for card_id in raw["colour_set"])
     cards: dict[str, CardSpec] = {}
@@ -103,7 +104,8 @@ def _load(path: Path) -> tuple[dict[str, CardSpec], tuple[str, ...], int]:
     return cards, colour_set, castle_hp
 
 
-CARDS, COLOUR_SET, CASTLE_HP = _load(Path(__file__).with_name("cards.json"))
+# Beside the package, not ``__file__``: a compiled build of this module lives elsewhere.
+CARDS, COLOUR_SET, CASTLE_HP = _load(files("engines.castles") / "cards.json")
 SHARED_KINDS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.count > 0)
 
 

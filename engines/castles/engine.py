@@ -61,11 +61,13 @@ class CastlesEngine:
             return legal.window_actions(state, seat)
         return []
 
-    def apply(self, state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    def apply(self, state: GameState, seat: Any, action: Any, at_ms: Any) -> list[Event]:
         """Validate completely, then act. Raises ``InvalidAction`` castles/bad_action,
         castles/bad_seat, castles/unknown_action, castles/bad_field; ``IllegalAction``
         castles/game_over, castles/not_your_turn, castles/too_late (a window answer at or after
-        its deadline) and the codes of each rules module. A refusal changes nothing."""
+        its deadline) and the codes of each rules module. A refusal changes nothing. ``Any``:
+        refused with those codes when compiled (mypyc) too, where a typed parameter would
+        raise TypeError first."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise InvalidAction(CODE + "bad_action", "an action is a dict with a string type")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
@@ -76,7 +78,7 @@ class CastlesEngine:
             changed(state)  # views and listings derived from the state before are stale now
 
     def _apply(
-        self, state: GameState, seat: int, action: dict[str, Any], at_ms: int
+        self, state: GameState, seat: int, action: dict[str, Any], at_ms: Any
     ) -> list[Event]:
         kind = action["type"]
         fields = ACTION_FIELDS.get(kind)

@@ -113,6 +113,10 @@ class GameState:
     reveals: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        # The ``init=False`` fields with defaults are set here as well: a compiled (mypyc)
+        # dataclass leaves them unset.
+        self.version, self.memo_version, self.in_play = 0, -1, None
+        self.mine, self.placed, self.wounds = [None, None], [0, 0], 0
         grouped: dict[str, list[Card]] = {}
         for card in self.cards:
             grouped.setdefault(card.kind, []).append(card)

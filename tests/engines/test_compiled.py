@@ -202,6 +202,8 @@ def test_an_edited_source_makes_the_real_build_give_way_to_the_py_files(tmp_path
         (lambda engine, state: engine.apply(state, 0, "resign", 0), "rampage/bad_action"),
         (lambda engine, state: engine.apply(state, "0", {"type": "resign"}, 0), "rampage/bad_seat"),
         (lambda engine, state: engine.setup("2", 1), "rampage/bad_seats"),
+        (lambda engine, state: engine.apply(state, 0, "resign", 0), "castles/bad_action"),
+        (lambda engine, state: engine.apply(state, "0", {"type": "resign"}, 0), "castles/bad_seat"),
     ],
 )
 def test_malformed_input_gets_the_engines_refusal_compiled_or_not(call: Any, code: str) -> None:
