@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.sessions.bots import BOT_RETRY_MS, BotSeat
+from app.sessions.bots import BOT_RETRY_MS, BotSeat, replan_all
 from app.sessions.clock import MatchClock
 from app.sessions.commands import Change, History
 from app.sessions.connections import Connections
@@ -187,9 +187,7 @@ class Deadlines:
 
     def _retry_later(self, bot: BotSeat, now: int) -> None:
         bot.retry_at = now + BOT_RETRY_MS
-        seat, engine, state = bot.seat, self.engine, self.state
-        legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
-        bot.replan(engine.view(state, seat), legal, now + 1)
+        replan_all({bot.seat: bot}, self.engine, self.state, now + 1, None)
 
     def _time_out(self, seat: int, now: int) -> Change | bool:
         """The seat's clock ran out: its first legal action other than resigning (a pass), or

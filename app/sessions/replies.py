@@ -43,14 +43,15 @@ class Replies:
         return True
 
     def answered_before(self, command: Submit) -> bool:
-        """A repeat (``answered_again``) or an action older than the key's last one
-        (``action/stale_seq``): answered here, and True."""
-        if self.answered_again(command):
-            return True
+        """A repeat (answered as ``answered_again`` does) or an action older than the key's
+        last one (``action/stale_seq``): answered here, and True."""
         previous = self.answers.get(key_of(command))
-        if previous is None or command.client_seq > previous[0]:
-            return False
         seq = command.client_seq
+        if previous is None or seq > previous[0]:
+            return False
+        if seq == previous[0]:
+            command.peer.send_text(wire.dumps({**previous[1], "duplicate": True}))
+            return True
         reply = wire.error("action/stale_seq", f"client_seq {seq} is older than {previous[0]}")
         command.peer.send_text(wire.dumps({**reply, "client_seq": seq}))
         return True

@@ -167,13 +167,15 @@ class SeatViews:
         """The seat's part of this version's patch: a diff from the previous version
         (``"base":…`` then ``"diff"``, ``"legal"``, ``"awaiting"`` where changed), or the
         whole view, legal actions and awaited seats."""
-        built = self._built()  # moves on to this version first: ``_previous`` is its base
-        body = built.bodies.get(seat)
-        if body is None:
-            body = built.bodies[seat] = self._body(built, seat)
-        return body
+        return self._body(self._built(), seat)  # ``_built`` first: ``_previous`` is its base
 
     def _body(self, built: _Built, seat: int | None) -> str:
+        body = built.bodies.get(seat)
+        if body is None:
+            body = built.bodies[seat] = self._fresh_body(built, seat)
+        return body
+
+    def _fresh_body(self, built: _Built, seat: int | None) -> str:
         previous = self._previous
         if previous is None or self._whole_views or seat not in previous.audience_of:
             return self._whole_body(built, seat)
@@ -232,9 +234,5 @@ class SeatViews:
         shown = public_events if public_events is not None else wire.dumps(events_for(events, seat))
         head = f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{shown},'
         built = self._built()
-        if whole:
-            return head + self._whole_body(built, seat) + "}"
-        body = built.bodies.get(seat)
-        if body is None:
-            body = built.bodies[seat] = self._body(built, seat)
+        body = self._whole_body(built, seat) if whole else self._body(built, seat)
         return head + body + "}"
