@@ -152,6 +152,18 @@ def test_the_pure_python_switch_runs_engine_and_diff_tests_on_the_py_modules() -
     assert " passed" in run.stdout
 
 
+def report_files(build: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Where a fresh interpreter, with ``env``, finds each module of ``build``'s manifest."""
+    return subprocess.run(
+        [sys.executable, "-c", REPORT_FILES, str(build / compiled.MANIFEST)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 def test_an_edited_source_makes_the_real_build_give_way_to_the_py_files(tmp_path: Path) -> None:
     """A copy of the real build whose manifest records another hash for one source, as an edit
     after the build would leave it: every module comes from its .py, with a warning."""
@@ -165,28 +177,14 @@ def test_an_edited_source_makes_the_real_build_give_way_to_the_py_files(tmp_path
     (copy / compiled.MANIFEST).write_text(json.dumps(manifest))
     env = {**os.environ, compiled.DIR_SWITCH: str(copy)}
     env.pop(compiled.PURE_SWITCH, None)
-    run = subprocess.run(
-        [sys.executable, "-c", REPORT_FILES, str(copy / compiled.MANIFEST)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = report_files(copy, env)
     assert run.returncode == 0, run.stderr
     files = json.loads(run.stdout)
     assert all(file.endswith(".py") for file in files.values()), files
     assert f"{edited} changed since the compiled build" in run.stderr
     # And the untouched copy is used: the check above is not vacuous.
     (copy / compiled.MANIFEST).write_text((compiled.DEFAULT_DIR / compiled.MANIFEST).read_text())
-    run = subprocess.run(
-        [sys.executable, "-c", REPORT_FILES, str(copy / compiled.MANIFEST)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = report_files(copy, env)
     assert run.returncode == 0, run.stderr
     assert all(file.endswith(SUFFIX) for file in json.loads(run.stdout).values())
 
