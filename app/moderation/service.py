@@ -37,20 +37,6 @@ FOREVER = datetime(9999, 12, 31, tzinfo=UTC)
 BANNED_CLOSE = 1008  # policy violation
 
 
-class ServerSeat:
-    """The listener of a submission the server makes for a seat: replies go nowhere."""
-
-    def __init__(self, account_id: int | None, seat: int) -> None:
-        self.account_id = account_id
-        self.seat: int | None = seat
-
-    def send_text(self, text: str) -> None:
-        return None
-
-    def close(self, code: int = 1000) -> None:
-        return None
-
-
 def target(session: Session, account_id: int) -> Account:
     account = session.get(Account, account_id)
     if account is None:
@@ -167,7 +153,7 @@ class ModerationService:
                 # the winner's damage), whatever the banned player's damage was.
                 session.forfeits.setdefault(str(seat), "banned")
                 resign = {"type": "resign"}
-                session.submit(Submit(ServerSeat(account_id, seat), seat, SERVER_SEQ, resign))
+                session.submit(Submit(wire.ServerSeat(account_id, seat), seat, SERVER_SEQ, resign))
             if seats:
                 resigned.append(session.match_id)
         if resigned:

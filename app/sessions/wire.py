@@ -19,6 +19,21 @@ class Listener(Protocol):
     def close(self, code: int = 1000) -> None: ...
 
 
+class ServerSeat:
+    """The listener of an action the server submits for a seat (a withdrawal's or a ban's
+    resign): its replies go nowhere."""
+
+    def __init__(self, account_id: int | None, seat: int) -> None:
+        self.account_id = account_id
+        self.seat: int | None = seat
+
+    def send_text(self, text: str) -> None:
+        return None
+
+    def close(self, code: int = 1000) -> None:
+        return None
+
+
 # Compact JSON text (orjson, because the server encodes every view for every seat): the one
 # encoder of ``app.jsonenc`` itself, not a wrapper, as it runs several times per move.
 dumps = encode_text

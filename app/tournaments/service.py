@@ -46,20 +46,6 @@ T = TypeVar("T")
 WITHDRAW_SEQ = 1 << 62
 
 
-class _Quiet:
-    """A listener for the server's own submissions: replies go nowhere."""
-
-    def __init__(self, account_id: int | None, seat: int) -> None:
-        self.account_id = account_id
-        self.seat: int | None = seat
-
-    def send_text(self, text: str) -> None:
-        return None
-
-    def close(self, code: int = 1000) -> None:
-        return None
-
-
 class TournamentService:
     def __init__(
         self, hub: Hub, writer: Writer, feed: LobbyFeed, locks: Locks | None = None
@@ -113,7 +99,7 @@ class TournamentService:
             body = {"match_id": match_id, "seat": seat, "account_id": account_id}
             self.forward("resign", body, moved.node_id)
             return
-        resign = Submit(_Quiet(account_id, seat), seat, WITHDRAW_SEQ, {"type": "resign"})
+        resign = Submit(wire.ServerSeat(account_id, seat), seat, WITHDRAW_SEQ, {"type": "resign"})
         session.submit(resign)
 
     def on_forwarded_resign(self, body: dict[str, Any]) -> None:
