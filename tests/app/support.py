@@ -29,6 +29,8 @@ from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions.hub import Hub
 from app.sessions.view_diff import PatchReader
+from bench.tally.engine import TallyEngine
+from engines import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("RAMPART_TEST_PG_URL")
@@ -425,3 +427,16 @@ async def match_in_process(
         await hub.stop()
         await writer.stop()
         await engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def tally_in_process(folder: Path) -> AsyncIterator[dict[str, Any]]:
+    """``match_in_process`` of the bench ``tally`` game (target 3, seed 9), the game
+    registered for the while."""
+    if "tally" not in registry.ids():
+        registry.register(TallyEngine())
+    try:
+        async with match_in_process(folder, "tally", {"target": 3}, seed=9) as world:
+            yield world
+    finally:
+        registry.unregister("tally")

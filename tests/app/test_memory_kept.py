@@ -16,9 +16,7 @@ import pytest
 from app.db.repositories import MatchRepository, SeatSpec
 from app.sessions.commands import Attach, Detach, History
 from app.sessions.hub import Hub
-from bench.tally.engine import TallyEngine
-from engines import registry
-from tests.app.support import match_in_process
+from tests.app.support import tally_in_process
 
 
 def test_history_entries_hold_their_own_size_not_the_encoders_buffer() -> None:
@@ -54,11 +52,8 @@ class Spectator:
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
-    if "tally" not in registry.ids():
-        registry.register(TallyEngine())
-    async with match_in_process(tmp_path, "tally", {"target": 3}, seed=9) as world:
+    async with tally_in_process(tmp_path) as world:
         yield world
-    registry.unregister("tally")
 
 
 async def new_match(world: dict[str, Any]) -> int:

@@ -12,9 +12,7 @@ import orjson
 import pytest
 
 from app.sessions import commands
-from bench.tally.engine import TallyEngine
-from engines import registry
-from tests.app.support import action_row, match_in_process
+from tests.app.support import action_row, tally_in_process
 
 
 class FakePeer:
@@ -35,11 +33,8 @@ class FakePeer:
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
-    if "tally" not in registry.ids():
-        registry.register(TallyEngine())
-    async with match_in_process(tmp_path, "tally", {"target": 3}, seed=9) as world:
+    async with tally_in_process(tmp_path) as world:
         yield world
-    registry.unregister("tally")
 
 
 async def settle() -> None:
