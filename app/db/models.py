@@ -90,6 +90,9 @@ class Lobby(Base):
     host_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     members: Mapped[list[Any]] = mapped_column(JSON, default=list)
     match_id: Mapped[int | None] = mapped_column(Integer)
+    # Bumped by every saved change: clients keep the newest snapshot whichever way
+    # (REST reply, refetch or lobby feed) it reached them first.
+    revision: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

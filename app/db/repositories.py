@@ -76,6 +76,8 @@ class LobbyRepository:
         return lobby
 
     async def save(self, lobby: Lobby) -> None:
+        """Commit a change, one revision later (callers hold the lobby's lock)."""
+        lobby.revision = (lobby.revision or 1) + 1
         # JSON columns do not track in-place mutation: say explicitly that they changed.
         flag_modified(lobby, "members")
         await self.session.commit()

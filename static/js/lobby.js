@@ -185,8 +185,15 @@ export function mountLobby(root, navigate, lobbyId) {
   const mine = () => (lobby ? lobby.members.filter((m) => m.account_id !== null && m.account_id === me()) : []);
   const isHost = () => lobby && lobby.host_id === me();
 
+  // Replies, refetches and the feed can arrive out of order: keep the newest revision.
+  function show(next) {
+    if (lobby && next.revision < lobby.revision) return;
+    lobby = next;
+    draw();
+  }
+
   async function act(path, body) {
-    try { lobby = await post(`/api/lobbies/${lobbyId}/${path}`, body); draw(); } catch (err) { fail(err); }
+    try { show(await post(`/api/lobbies/${lobbyId}/${path}`, body)); } catch (err) { fail(err); }
   }
 
   function draw() {
@@ -280,14 +287,13 @@ export function mountLobby(root, navigate, lobbyId) {
     } catch (err) { fail(err); }
   }
 
-  const load = () => get(`/api/lobbies/${lobbyId}`).then((data) => { lobby = data; draw(); }).catch(fail);
+  const load = () => get(`/api/lobbies/${lobbyId}`).then(show).catch(fail);
   draw();
   load();
   const stop = watchLobbies(() => load(), (changed) => {
     if (changed.id !== Number(lobbyId)) return;
     // The feed strips the invite code for non-members; keep ours.
-    lobby = { ...changed, invite_code: changed.invite_code || (lobby && lobby.invite_code) };
-    draw();
+    show({ ...changed, invite_code: changed.invite_code || (lobby && lobby.invite_code) });
   });
   return stop;
 }

@@ -119,6 +119,11 @@ async def test_lobby_socket_streams_table_changes(api: Api, shared_server: Serve
         await api.ok(f"/api/lobbies/{lobby['id']}/start", host)
         started = json.loads(await asyncio.wait_for(feed.recv(), 5))
         assert started["lobby"]["status"] == "started" and started["lobby"]["match_id"]
+        # Every change is one revision later, whichever way a client hears of it.
+        revisions = [m["lobby"]["revision"] for m in (created, joined, named, started)]
+        assert revisions == [1, 2, 3, 4]
+        fetched = await api.client.get(f"/api/lobbies/{lobby['id']}")
+        assert fetched.json()["revision"] == 4
 
 
 async def test_hot_seat_player_holds_several_seats(api: Api, shared_server: Server) -> None:

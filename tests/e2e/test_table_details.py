@@ -6,6 +6,7 @@ destroyed castle's player without race controls, and Ember's result in its own w
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 from typing import Any
@@ -71,6 +72,44 @@ def test_a_signed_out_visitor_at_a_full_table_with_bots(browser: Any, server_url
     assert visitor.locator("#take-seat").count() == 0
     host_ctx.close()
     visitor_ctx.close()
+
+
+def test_a_late_snapshot_of_the_table_does_not_undo_the_bots(browser: Any, server_url: str) -> None:
+    """The lobby page hears of its table three ways (its request's reply, a refetch, the feed)
+    and they race: the page's first fetch is held here until the bots are seated, then
+    answered with the table as it was. The page keeps the newer revision: start stays
+    enabled. (CI once saw exactly this order, and a host who could not start.)"""
+    ctx = browser.new_context(viewport=DESKTOP)
+    host = ctx.new_page()
+    held: list[tuple[Any, Any]] = []
+    gets = []
+
+    def hold_first_fetch(route: Any) -> None:
+        if route.request.method == "GET":
+            gets.append(route)
+            if len(gets) == 1:  # counted before fetching: handlers interleave while they fetch
+                held.append((route, route.fetch()))
+                return
+        route.continue_()
+
+    host.goto(server_url + "/")
+    steps.sign_in_as_guest(host, "Hostess", TIMEOUT)
+    host.route(re.compile(r".*/api/lobbies/\d+$"), hold_first_fetch)
+    host.select_option("#new-game", "ambush")
+    host.fill("#new-seats", "2")
+    host.click("#create-button")
+    host.wait_for_url(steps.LOBBY_URL, timeout=TIMEOUT)
+    host.click("#add-bots")
+    host.wait_for_selector("#start-button:not([disabled])", timeout=TIMEOUT)
+    assert len(held) == 1
+    route, stale = held[0]
+    assert stale.json()["members"][1]["bot"] is None
+    with host.expect_response(re.compile(r".*/api/lobbies/\d+$")):
+        route.fulfill(response=stale)
+    host.wait_for_timeout(500)  # the page has had ample time to (wrongly) redraw
+    assert host.locator("#start-button:not([disabled])").count() == 1
+    assert host.locator("#add-bots").count() == 0
+    ctx.close()
 
 
 def test_the_start_vote_line(browser: Any, server_url: str) -> None:
