@@ -164,10 +164,15 @@ export function mountTournament(root, navigate, id) {
     drawHead(); drawControls(); drawEntries(); drawStandings(); drawRounds();
   }
 
+  // Loads overlap (an action, the feed's settle timer, a reconnect): only the latest started
+  // may draw, so an older answer arriving last cannot put back what has changed since.
+  let loads = 0;
   async function load() {
+    const mine = ++loads;
     try {
       const [t, s, r] = await Promise.all([
         get(`/api/tournaments/${tid}`), get(`/api/tournaments/${tid}/standings`), get(`/api/tournaments/${tid}/rounds`)]);
+      if (mine !== loads) return;
       tournament = t; standings = s; rounds = r;
       drawAll();
     } catch (err) {
