@@ -1,4 +1,5 @@
-"""The garbage collector policy: survivors frozen without a scan, cycles collected on growth."""
+"""The garbage collector policy: survivors frozen without a scan, cycles collected on growth,
+and a full collection that found nothing makes the next one wait for more growth."""
 
 from __future__ import annotations
 
@@ -74,3 +75,33 @@ def test_growth_counts_objects_young_collections_moved_on(policy: CollectorPolic
     policy.baseline = 10 * len(kept)  # keep the full collection out of this test
     policy.tick()
     assert policy.grown >= len(kept) * 0.9
+
+
+def test_a_full_collection_that_finds_nothing_makes_the_next_wait_longer(
+    policy: CollectorPolicy,
+) -> None:
+    # A server filling up: the heap doubles with live objects only.
+    live = [Node() for _ in range(policy.baseline + 10)]
+    assert policy.tick() is True
+    assert policy.due_growth == 4.0
+    # Doubling again is no longer enough: it waits for four times the heap.
+    more = [Node() for _ in range(policy.baseline + 10)]
+    assert policy.tick() is False
+    assert policy.full_collections == 1
+    even_more = [Node() for _ in range(2 * policy.baseline)]
+    assert policy.tick() is True
+    assert policy.due_growth == policy.max_growth == 4.0  # capped: garbage cannot pile up
+    assert len(live) + len(more) + len(even_more) > 0
+
+
+def test_a_full_collection_that_finds_garbage_puts_the_rule_back(
+    policy: CollectorPolicy,
+) -> None:
+    policy.due_growth = 4.0
+    garbage = [cycle() for _ in range(policy.baseline // 10)]  # 5 % of the heap after
+    policy.tick()  # frozen before a young collection can free it
+    live = [Node() for _ in range(3 * policy.baseline)]
+    assert policy.tick() is True
+    assert all(ref() is None for ref in garbage)
+    assert policy.due_growth == 2.0
+    assert live
