@@ -25,6 +25,7 @@ PING_PREFIX = '{"type":"ping","nonce":'
 PATCH_PREFIX = '{"type":"patch",'
 SETUP_BATCH = 25  # matches opened at once
 SETUP_FAILURES_SHOWN = 3  # on stderr; all are counted as ``connect`` errors
+KEEPALIVE_EXPIRY_S = 2.0  # below uvicorn's timeout_keep_alive (5 s)
 
 
 @dataclass(frozen=True)
@@ -301,7 +302,13 @@ class Run:
         started = time.monotonic()
         indexes = self.plan.indexes()
         bases = sorted({self.plan.base_for(i) for i in indexes} or {self.plan.base})
-        clients = {base: httpx.AsyncClient(base_url=base, timeout=60) for base in bases}
+        # Idle REST connections are dropped before uvicorn's 5 s keep-alive timeout: a request
+        # sent on a connection the server is closing at that moment fails with ReadError('')
+        # (two tables of a thousand did not open that way in PERF.md's scale-out runs).
+        limits = httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY_S)
+        clients = {
+            base: httpx.AsyncClient(base_url=base, timeout=60, limits=limits) for base in bases
+        }
         try:
             for first in range(0, len(indexes), SETUP_BATCH):
                 batch = indexes[first : first + SETUP_BATCH]
