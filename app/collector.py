@@ -58,10 +58,13 @@ class CollectorPolicy:
     worthwhile: float = 0.01
     # The frozen heap after the last full collection, and the tracked objects added since
     # (net of those freed, per interval). ``gc.get_freeze_count`` walks the whole frozen list,
-    # tens of milliseconds at a million objects, so it is read only after a full collection;
-    # growth is summed at each freeze from the young generation's count (which ``gc.freeze``
-    # resets) plus the objects young collections moved on (the older generations are empty
-    # after a freeze unless such a collection ran, so listing them is cheap).
+    # about 20 ms a million objects, so it is not read every tick: growth is summed at each
+    # freeze from the young generation's count (which ``gc.freeze`` resets) plus the objects
+    # young collections moved on (the older generations are empty after a freeze unless such
+    # a collection ran, so listing them is cheap). That sum is an upper bound: frozen objects
+    # freed later (a request's, a closed socket's) are not taken off. So when it says a full
+    # collection is due, the frozen list is counted first, and only a heap that really grew
+    # is collected; otherwise the sum starts again from the true count.
     baseline: int = 0
     grown: int = 0
     # The growth the next full collection waits for (``growth`` until one finds nothing).
@@ -82,6 +85,10 @@ class CollectorPolicy:
         self.grown += gc.get_count()[0] + len(gc.get_objects(1)) + len(gc.get_objects(2))
         gc.freeze()
         if self.grown < self.baseline * (self.due_growth - 1):
+            return False
+        frozen = gc.get_freeze_count()
+        if frozen < self.baseline * self.due_growth:
+            self.grown = max(frozen - self.baseline, 0)
             return False
         started = time.perf_counter()
         gc.unfreeze()

@@ -105,3 +105,18 @@ def test_a_full_collection_that_finds_garbage_puts_the_rule_back(
     assert all(ref() is None for ref in garbage)
     assert policy.due_growth == 2.0
     assert live
+
+
+def test_objects_frozen_then_freed_do_not_make_a_full_collection_due(
+    policy: CollectorPolicy,
+) -> None:
+    # Churn: objects live through a freeze, then die. The running sum passes the baseline,
+    # but the frozen heap did not grow that much: no full collection.
+    churn = [Node() for _ in range(policy.baseline // 2 + 10)]
+    assert policy.tick() is False
+    del churn
+    churn = [Node() for _ in range(policy.baseline // 2 + 10)]
+    assert policy.tick() is False
+    assert policy.full_collections == 0
+    assert policy.grown < policy.baseline  # started again from the true count
+    assert churn
