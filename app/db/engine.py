@@ -73,18 +73,23 @@ def database_unavailable(error: BaseException) -> bool:
     return False
 
 
-# asyncpg's errors for a server that went away, is starting or shutting down (by name: the
-# driver is only installed for PostgreSQL), and SQLAlchemy's adapter names for them.
+# asyncpg's errors for a server that went away, is starting or shutting down, closed an idle
+# session or is out of disk (by name: the driver is only installed for PostgreSQL), and
+# SQLAlchemy's adapter names for them. The action log's own connection raises asyncpg's.
 PG_CONNECTION_ERRORS = frozenset(
     {
+        "PostgresConnectionError",
         "ConnectionDoesNotExistError",
         "ConnectionFailureError",
+        "ClientCannotConnectError",
         "CannotConnectNowError",
         "AdminShutdownError",
         "CrashShutdownError",
+        "IdleSessionTimeoutError",
         "ServerNotReadyError",
         "ConnectionRejectionError",
         "TooManyConnectionsError",
+        "DiskFullError",
     }
 )
 
