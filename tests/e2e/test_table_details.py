@@ -50,18 +50,23 @@ def test_unknown_browser_paths_get_a_page_and_api_paths_json(browser: Any, serve
     assert json.loads(raised.value.read())["error"]["code"] == "http/404"
 
 
-def test_a_signed_out_visitor_at_a_full_table_with_bots(browser: Any, server_url: str) -> None:
-    host_ctx = browser.new_context(viewport=DESKTOP)
-    visitor_ctx = browser.new_context(viewport=DESKTOP)
-    host, visitor = host_ctx.new_page(), visitor_ctx.new_page()
-    host.goto(server_url + "/")
-    steps.sign_in_as_guest(host, "Hostess", TIMEOUT)
+def fill_a_two_seat_ambush_table_with_bots(host: Any) -> None:
+    """From the home page: raise a two-seat Ambush! table, fill it with bots, see Start."""
     host.select_option("#new-game", "ambush")
     host.fill("#new-seats", "2")
     host.click("#create-button")
     host.wait_for_url(steps.LOBBY_URL, timeout=TIMEOUT)
     host.click("#add-bots")
     host.wait_for_selector("#start-button:not([disabled])", timeout=TIMEOUT)
+
+
+def test_a_signed_out_visitor_at_a_full_table_with_bots(browser: Any, server_url: str) -> None:
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    visitor_ctx = browser.new_context(viewport=DESKTOP)
+    host, visitor = host_ctx.new_page(), visitor_ctx.new_page()
+    host.goto(server_url + "/")
+    steps.sign_in_as_guest(host, "Hostess", TIMEOUT)
+    fill_a_two_seat_ambush_table_with_bots(host)
     visitor.goto(host.url)
     visitor.wait_for_selector(".seat[data-seat='1']:has-text('bot')", timeout=TIMEOUT)
     visitor.wait_for_selector("#table-full", timeout=TIMEOUT)
@@ -95,12 +100,7 @@ def test_a_late_snapshot_of_the_table_does_not_undo_the_bots(browser: Any, serve
     host.goto(server_url + "/")
     steps.sign_in_as_guest(host, "Hostess", TIMEOUT)
     host.route(re.compile(r".*/api/lobbies/\d+$"), hold_first_fetch)
-    host.select_option("#new-game", "ambush")
-    host.fill("#new-seats", "2")
-    host.click("#create-button")
-    host.wait_for_url(steps.LOBBY_URL, timeout=TIMEOUT)
-    host.click("#add-bots")
-    host.wait_for_selector("#start-button:not([disabled])", timeout=TIMEOUT)
+    fill_a_two_seat_ambush_table_with_bots(host)
     assert len(held) == 1
     route, stale = held[0]
     assert stale.json()["members"][1]["bot"] is None
