@@ -70,12 +70,15 @@ export class MatchSocket {
         token: this.spectate ? null : session.token,
         last_version: this.version,
       }));
-      this.onStatus("open");
       for (const text of this.pending.splice(0)) ws.send(text);
     };
+    let heard = false;
     ws.onmessage = (event) => {
       if (this.ws !== ws) return;
       this.heardAt = performance.now();
+      // "open" once the server has spoken on this socket: a socket that opens and then says
+      // nothing (a dead route, a proxy with no server behind it) is still connecting.
+      if (!heard) { heard = true; this.onStatus("open"); }
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.type === "ping") {

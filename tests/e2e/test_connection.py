@@ -19,13 +19,14 @@ TIMEOUT = 15_000
 NOTICE_WAIT = 12_000
 
 
-def black_hole(page: Any) -> dict[str, bool]:
+def black_hole(page: Any) -> dict[str, Any]:
     """Route ``page``'s match sockets through Playwright; while ``switch["on"]`` holds, every
     frame either way is swallowed and new sockets reach nothing (yet none is closed)."""
-    switch = {"on": False}
+    switch = {"on": False, "swallowed": 0}
 
     def on_socket(route: Any) -> None:
         if switch["on"]:
+            switch["swallowed"] += 1
             return  # a mocked socket: open, and silent
         server = route.connect_to_server()
         route.on_message(lambda message: None if switch["on"] else server.send(message))
@@ -57,6 +58,18 @@ def test_a_dead_link_is_noticed_on_both_sides(browser: Any, server_url: str) -> 
                 && el.scrollWidth <= el.clientWidth + 1; }"""
         )
         assert shown, "the Connection lost notice is cut off"
+        # The client tries again; the new socket opens but nobody answers on it: that is not
+        # a connection, so the notice stays (it said nothing while the socket was silent).
+        for _ in range(NOTICE_WAIT // 100):
+            if switch["swallowed"]:
+                break
+            alice.wait_for_timeout(100)  # Playwright runs the route handler meanwhile
+        assert switch["swallowed"] >= 1
+        alice.wait_for_timeout(
+            1000
+        )  # the silent socket has opened (its client noticing takes 3.5 s)
+        assert alice.evaluate("() => window.__rampart.connection") != "open"
+        assert alice.locator(".conn").count() == 1
         bram.wait_for_selector(
             f".conn.away:has-text('{alice_name} is disconnected')", timeout=NOTICE_WAIT
         )
