@@ -103,8 +103,10 @@ def test_two_processes_on_a_throwaway_postgres_report_what_the_stores_did() -> N
     side = result["side"]
     assert side["commit"]["count"] == side["actions"] > 0
     postgres, redis = side["postgres"], side["redis"]
-    # Every durable move is a row of the action log, committed in batches of one or more.
-    assert postgres["rows_inserted_per_move"] >= 1.0
+    # Every durable move is a row of the action log, committed in batches of one or more. The
+    # database is counted a moment before the server's metrics at each edge of a 2 s window,
+    # so a move or two either side: PERF.md's longer runs counted 0.98-1.05.
+    assert 0.9 <= postgres["rows_inserted_per_move"] <= 1.2
     assert 0 < postgres["commits_per_move"] <= 1.5 and postgres["wal_bytes_per_move"] > 0
     assert postgres["cpu_us_per_move"] > 0 and redis["cpu_us_per_move"] >= 0
     assert "PostgreSQL CPU" in done.stderr and "Redis CPU" in done.stderr
