@@ -20,7 +20,11 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.engine import create_sqlite_sync_engine, database_unavailable, json_text
+from app.db.engine import (
+    action_params,
+    create_sqlite_sync_engine,
+    database_unavailable,
+)
 from app.db.inline_sqlite import locked_elsewhere
 from app.db.models import MatchAction, utcnow
 from app.db.pg_action_log import PostgresActionLog
@@ -51,21 +55,9 @@ SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
 
 def sqlite_params(row: dict[str, Any], created_at: str) -> tuple[Any, ...]:
     """One row as pysqlite parameters (in ``COLUMNS`` order), stored exactly as SQLAlchemy's
-    types store them: JSON columns as compact text, ``created_at`` as its text form."""
-    arbitration = row["arbitration"]
-    return (
-        row["match_id"],
-        row["version"],
-        row["seat"],
-        row["account_id"],
-        row["client_seq"],
-        json_text(row["action"]),
-        row["at_ms"],
-        row["cause"],
-        json_text(row["events"]),
-        None if arbitration is None else json_text(arbitration),
-        created_at,
-    )
+    types store them: JSON as compact text, no arbitration as SQL NULL, ``created_at`` as
+    its text form."""
+    return action_params(row, created_at, None)
 
 
 # How long one try of a batch written off the loop waits for another connection's write lock;

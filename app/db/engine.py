@@ -27,6 +27,26 @@ from app.jsonenc import encode_text
 json_text = encode_text
 
 
+def action_params(row: dict[str, Any], created_at: Any, no_arbitration: Any) -> tuple[Any, ...]:
+    """A ``match_actions`` row as a driver's parameters, in column order: JSON columns as
+    compact text, a missing ``arbitration`` as ``no_arbitration`` (what SQLAlchemy's JSON
+    type stores for None on that database), ``created_at`` as the driver takes it."""
+    arbitration = row["arbitration"]
+    return (
+        row["match_id"],
+        row["version"],
+        row["seat"],
+        row["account_id"],
+        row["client_seq"],
+        json_text(row["action"]),
+        row["at_ms"],
+        row["cause"],
+        json_text(row["events"]),
+        no_arbitration if arbitration is None else json_text(arbitration),
+        created_at,
+    )
+
+
 # How long a transaction waits for SQLite's write lock; past it a request answers 503
 # ``server/busy`` (``app.api.errors``).
 WRITE_LOCK_WAIT_MS = 30_000

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.engine import DatabaseUnavailable, database_unavailable, json_text
+from app.db.engine import DatabaseUnavailable, action_params, database_unavailable
 from app.db.models import utcnow
 
 # The JSON columns (PostgreSQL ``json``: SQLAlchemy's JSON there) are sent as their text and
@@ -33,19 +33,7 @@ def pg_params(row: dict[str, Any], created_at: datetime) -> tuple[Any, ...]:
     """One row as ``PG_INSERT``'s parameters, the JSON values as SQLAlchemy's JSON type sends
     them: compact text, a missing ``arbitration`` as JSON ``null`` (its ``none_as_null`` is
     off), so a row reads back the same whichever path wrote it."""
-    return (
-        row["match_id"],
-        row["version"],
-        row["seat"],
-        row["account_id"],
-        row["client_seq"],
-        json_text(row["action"]),
-        row["at_ms"],
-        row["cause"],
-        json_text(row["events"]),
-        json_text(row["arbitration"]),
-        created_at,
-    )
+    return action_params(row, created_at, "null")
 
 
 class PostgresActionLog:
