@@ -62,7 +62,7 @@ def node_settings(settings: Settings, host: str, port: int) -> Settings:
 def tune_gc() -> CollectorPolicy:
     """Keep the cyclic garbage collector's stalls off the move path (``app.collector``):
     start-up's objects are frozen now, survivors every second, and a full collection runs
-    only when the frozen heap has doubled (or more, after one that found no garbage)."""
+    only when the heap has doubled (or more, after one that found no garbage)."""
     policy = CollectorPolicy()
     policy.install()
     policy.run_in_background()

@@ -85,16 +85,13 @@ class CollectorPolicy:
         self.due_growth = self.growth
         gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, OLDEST_THRESHOLD)
 
-    def due(self) -> bool:
-        """Whether the heap has grown enough since the last full collection."""
-        return heap_blocks() >= self.baseline * self.due_growth
-
     def tick(self) -> bool:
-        """Freeze the survivors; run a full collection when it is due. True if it ran."""
+        """Freeze the survivors; run a full collection when the heap has grown enough since
+        the last one. True if it ran."""
         gc.freeze()
-        if not self.due():
-            return False
         before = heap_blocks()
+        if before < self.baseline * self.due_growth:
+            return False
         started = time.perf_counter()
         gc.unfreeze()
         freed = gc.collect()
