@@ -77,7 +77,7 @@ class LobbyRepository:
 
     async def save(self, lobby: Lobby) -> None:
         """Commit a change, one revision later (callers hold the lobby's lock)."""
-        lobby.revision = (lobby.revision or 1) + 1
+        lobby.revision += 1
         # JSON columns do not track in-place mutation: say explicitly that they changed.
         flag_modified(lobby, "members")
         await self.session.commit()

@@ -97,7 +97,7 @@ def lobby_json(lobby: Lobby) -> dict[str, Any]:
         "host_id": lobby.host_id,
         "members": lobby.members,
         "match_id": lobby.match_id,
-        "revision": lobby.revision or 1,
+        "revision": lobby.revision,
     }
 
 
