@@ -36,6 +36,16 @@ def pg_params(row: dict[str, Any], created_at: datetime) -> tuple[Any, ...]:
     return action_params(row, created_at, "null")
 
 
+async def discard(connection: AsyncConnection) -> None:
+    """Close a connection and take it out of the pool; never raises. Invalidating closes the
+    driver's connection (gracefully when it can, within 2 s, else at once) and frees its place
+    in the pool."""
+    with contextlib.suppress(Exception):
+        await connection.invalidate()
+    with contextlib.suppress(Exception):
+        await connection.close()
+
+
 class PostgresActionLog:
     """Writes batches of ``match_actions`` rows on a connection of its own.
 
@@ -92,10 +102,7 @@ class PostgresActionLog:
                 driver: Any = raw.driver_connection
                 insert = await driver.prepare(PG_INSERT)
             except BaseException:
-                with contextlib.suppress(Exception):
-                    await connection.invalidate()
-                with contextlib.suppress(Exception):
-                    await connection.close()
+                await discard(connection)
                 raise
             self._connection, self._driver, self._insert = connection, driver, insert
             self.opened += 1
@@ -107,9 +114,4 @@ class PostgresActionLog:
         connection = self._connection
         self._connection = self._driver = self._insert = None
         if connection is not None:
-            # Invalidating closes the driver's connection (gracefully when it can, within 2 s,
-            # else at once) and frees its place in the pool.
-            with contextlib.suppress(Exception):
-                await connection.invalidate()
-            with contextlib.suppress(Exception):
-                await connection.close()
+            await discard(connection)
