@@ -87,12 +87,6 @@ async def staged_and_acknowledged(writer: Any, rows: list[dict[str, Any]]) -> No
     await done
 
 
-def process_cpu_s(pid: int) -> float:
-    """A process's user + system CPU seconds (a PostgreSQL backend on this machine)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def raw_ways(url: str) -> tuple[dict[str, Any], Any]:
     """The two ways of writing a batch on one asyncpg connection, and that connection."""
     import asyncpg
@@ -128,6 +122,7 @@ async def measure(admin_url: str, commits: int, sizes: list[int], ways: list[str
     engine_module: Any = importlib.import_module("app.db.engine")
     action_log: Any = importlib.import_module("app.db.action_log")
     repositories: Any = importlib.import_module("app.db.repositories")
+    cpu_seconds = importlib.import_module("bench.loadgen.probes").cpu_seconds
     url = await new_database(admin_url)
     await asyncio.to_thread(app_main.migrate, url)
     engine = engine_module.create_engine(url)
@@ -157,13 +152,13 @@ async def measure(admin_url: str, commits: int, sizes: list[int], ways: list[str
             backend = None if raw is None or way == "writer" else raw.get_server_pid()
             for count in (commits // 5, commits):  # a warm-up, then the measured commits
                 cpu, wall = time.process_time(), time.perf_counter()
-                pg_cpu = 0.0 if backend is None else process_cpu_s(backend)
+                pg_cpu = 0.0 if backend is None else cpu_seconds(backend)
                 for _ in range(count):
                     rows = [row(match.id, version + 1 + i) for i in range(size)]
                     version += size
                     await commit(writer, rows)
                 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-                pg_cpu = 0.0 if backend is None else process_cpu_s(backend) - pg_cpu
+                pg_cpu = 0.0 if backend is None else cpu_seconds(backend) - pg_cpu
             print(
                 json.dumps(
                     {
