@@ -139,17 +139,23 @@ def issue_token(secret: str, account_id: int, *, now: float | None = None) -> st
 
 def read_token(secret: str, token: str, ttl_s: int) -> int:
     """The account id in ``token``; raises ``Unauthorized`` ``auth/bad_token`` or
-    ``auth/expired``."""
+    ``auth/expired``.
+
+    A token is ASCII: anything else (a header byte above 127, which arrives decoded as
+    Latin-1, or a lone surrogate in a socket's JSON) is refused before it reaches the
+    signature check, which compares bytes.
+    """
+    if not token.isascii():
+        raise Unauthorized("auth/bad_token", "malformed token")
     parts = token.split(".")
     if len(parts) != 4 or parts[0] != "v1":
         raise Unauthorized("auth/bad_token", "malformed token")
     payload = ".".join(parts[:3])
-    if not hmac.compare_digest(_sign(secret, payload), parts[3]):
+    if not hmac.compare_digest(_sign(secret, payload).encode(), parts[3].encode()):
         raise Unauthorized("auth/bad_token", "bad signature")
-    try:
-        account_id, issued = int(parts[1]), int(parts[2])
-    except ValueError as exc:
-        raise Unauthorized("auth/bad_token", "malformed token") from exc
+    if not (parts[1].isdigit() and parts[2].isdigit()):
+        raise Unauthorized("auth/bad_token", "malformed token")
+    account_id, issued = int(parts[1]), int(parts[2])
     if time.time() - issued > ttl_s:
         raise Unauthorized("auth/expired", "token expired, log in again")
     return account_id
