@@ -21,9 +21,11 @@ from app.cli import run as run_operator_command
 from app.collector import CollectorPolicy
 from app.config import Settings, get_settings
 from app.db.engine import ensure_sqlite_dir
+from app.ops.db_lock import hold_while_running
 from app.ops.logs import announce, configure_logging
 from app.ops.shutdown import DrainingServer
 from app.realtime.frames import FrameProtocol
+from app.realtime.headers import HeaderDeadlineProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATE_LOCK = "rampart:lock:migrate"
@@ -93,6 +95,8 @@ def main() -> None:
     args = parser.parse_args()
     settings = node_settings(get_settings(), args.host, args.port)
     configure_logging(args.log_level, settings.log_format)
+    # Held until the process ends: a restore refuses while any server uses the database.
+    hold_while_running(settings.database_url)
     if settings.redis_url:
         # Several processes may start at once: one migrates, the others then find head.
         with redis.Redis.from_url(settings.redis_url).lock(MIGRATE_LOCK, timeout=300):
@@ -110,6 +114,8 @@ def main() -> None:
         port=args.port,
         log_level=args.log_level,
         ws=FrameProtocol,
+        # A request line and headers must arrive within RAMPART_HEADER_TIMEOUT_S.
+        http=HeaderDeadlineProtocol.with_timeout(settings.header_timeout_s),
         loop=event_loop(),
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,

@@ -16,6 +16,7 @@ from pathlib import Path
 from app.config import get_settings
 from app.moderation.admins import AdminRefused, admins, set_role
 from app.ops.backup import BackupError, backup, restore
+from app.ops.db_lock import hold_while_running
 
 COMMANDS = frozenset({"backup", "restore", "admin"})
 
@@ -29,15 +30,22 @@ def run(argv: Sequence[str], migrate: Callable[[str], None]) -> int:
     )
     save.add_argument("path", type=Path)
     load = commands.add_parser(
-        "restore", help="replace the embedded SQLite database with the backup at PATH"
+        "restore",
+        help="replace the embedded SQLite database with the backup at PATH (every server "
+        "using it stopped)",
     )
     load.add_argument("path", type=Path)
     admin = commands.add_parser("admin", help="grant, revoke or list the admin role")
     admin.add_argument("action", choices=("grant", "revoke", "list"))
     admin.add_argument("name", nargs="?", help="the account's name (grant and revoke)")
     args = parser.parse_args(argv)
-    database_url = get_settings().database_url
+    try:
+        database_url = get_settings().database_url
+    except OSError as error:  # the generated secret beside the database cannot be kept
+        print(f"{args.command}: {error.strerror or error}: {error.filename}", file=sys.stderr)
+        return 1
     if args.command == "admin":
+        hold_while_running(database_url)  # no restore while it writes (until it exits)
         migrate(database_url)
         return run_admin(database_url, args.action, args.name)
     try:
@@ -45,8 +53,7 @@ def run(argv: Sequence[str], migrate: Callable[[str], None]) -> int:
             size = backup(database_url, args.path)
             print(f"backed up to {args.path} ({size} bytes)")
         else:
-            kept = restore(database_url, args.path)
-            migrate(database_url)
+            kept = restore(database_url, args.path, migrate)
             where = f"; the replaced database is kept at {kept}" if kept else ""
             print(f"restored {args.path}{where}")
     except BackupError as refusal:

@@ -4,11 +4,21 @@ copy replays to the same states as on the original server."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
+from app.__main__ import migrate
+from app.ops.db_lock import DatabaseInUse, exclusive, hold_shared
 from tests.app.conftest import ServerFactory
-from tests.app.support import Api, Client, Server, app_command
+from tests.app.support import ROOT, Api, Client, Server, app_command
 
 
 async def play(players: list[Client], moves: int) -> None:
@@ -93,3 +103,160 @@ def test_restore_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "not" in done.stderr and "database" in done.stderr
     assert not (tmp_path / "r.db").exists()
+
+
+def accounts_in(database: Path) -> set[str]:
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        return {row[0] for row in db.execute("SELECT name FROM accounts")}
+
+
+def refused(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    """The command failed with one line on stderr, its own (``backup: ...``), that holds
+    ``words``, and no traceback (other lines are start-up warnings, such as a stale build)."""
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    command = done.args[done.args.index("app") + 1]
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith(f"{command}:")]
+    for word in words:
+        assert word in line, done.stderr
+
+
+async def test_restore_refuses_while_any_server_uses_the_database(tmp_path: Path) -> None:
+    """Every server holds the database's lock shared for its whole life, so a restore refuses
+    while one (idle or not, one of several on the file) is up; an account made after the
+    refusal is in the database, nothing lost."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/live.db"
+    servers = [Server(url), Server(url)]  # two processes on one file, as ``make cluster``
+    try:
+        for server in servers:
+            server.start(tmp_path)
+        api = Api(servers[0])
+        await api.guest("ann")
+        copy = tmp_path / "copy.db"
+        assert app_command(url, "backup", str(copy)).returncode == 0
+        refused(app_command(url, "restore", str(copy)), "in use by a running server")
+        await api.guest("bob")  # the server goes on with the database it had
+        await api.close()
+        servers[0].stop()
+        refused(app_command(url, "restore", str(copy)), "in use by a running server")
+    finally:
+        for server in servers:
+            server.stop()
+    assert accounts_in(tmp_path / "live.db") == {"ann", "bob"}
+    done = app_command(url, "restore", str(copy))
+    assert done.returncode == 0, done.stderr
+    assert accounts_in(tmp_path / "live.db") == {"ann"}
+    (kept,) = tmp_path.glob("live.db.before-restore-*")
+    assert accounts_in(kept) == {"ann", "bob"}
+
+
+def test_the_lock_is_shared_by_servers_and_exclusive_for_a_restore(tmp_path: Path) -> None:
+    database = tmp_path / "r.db"
+    first, second = hold_shared(database), hold_shared(database)  # two servers at once
+    with pytest.raises(DatabaseInUse), exclusive(database):
+        pass
+    os.close(first)
+    with pytest.raises(DatabaseInUse), exclusive(database):
+        pass
+    os.close(second)
+    with exclusive(database):
+        # A server starting now waits for the restore to finish.
+        waiting = concurrent.futures.ThreadPoolExecutor(1)
+        started = waiting.submit(hold_shared, database)
+        with pytest.raises(concurrent.futures.TimeoutError):
+            started.result(timeout=0.2)
+    os.close(started.result(timeout=5))
+    waiting.shutdown()
+
+
+@pytest.fixture(scope="module")
+def rampart_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated Rampart database with one account."""
+    database = tmp_path_factory.mktemp("good") / "rampart.db"
+    migrate(f"sqlite+aiosqlite:///{database}")
+    with contextlib.closing(sqlite3.connect(database)) as db, db:
+        db.execute(
+            "INSERT INTO accounts (name, name_key, password_hash, created_at) "
+            "VALUES ('ann', 'ann', NULL, CURRENT_TIMESTAMP)"
+        )
+    return database
+
+
+def not_rampart(path: Path, kind: str, good: Path) -> None:
+    """Make at ``path`` a file (or folder) of ``kind`` that is no Rampart backup."""
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "not sqlite":
+        path.write_bytes(b"PK\x03\x04 a zip file, say" * 100)
+    elif kind == "other sqlite":
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+    elif kind == "unknown revision":
+        shutil.copy(good, path)
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE alembic_version SET version_num = '9999_from_the_future'")
+    else:
+        path.mkdir()
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("empty", ["empty (0 bytes)"]),
+        ("not sqlite", ["not a SQLite database"]),
+        ("other sqlite", ["not Rampart's", "accounts"]),
+        ("unknown revision", ["9999_from_the_future", "does not know"]),
+        ("directory", ["is a directory"]),
+    ],
+)
+def test_restore_refuses_what_is_not_a_rampart_database_it_knows(
+    tmp_path: Path, rampart_db: Path, kind: str, words: list[str]
+) -> None:
+    """Each refused with one line and rc 1, the current database left as it was."""
+    database = tmp_path / "r.db"
+    shutil.copy(rampart_db, database)
+    candidate = tmp_path / "candidate.db"
+    not_rampart(candidate, kind, rampart_db)
+    refused(app_command(f"sqlite+aiosqlite:///{database}", "restore", str(candidate)), *words)
+    assert accounts_in(database) == {"ann"}
+    assert not list(tmp_path.glob("r.db.before-restore-*"))
+
+
+def without_file_permissions() -> list[str]:
+    """A command prefix under which file permissions apply even to root."""
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("setpriv"):
+        pytest.skip("root without setpriv: file permissions cannot be tested")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+
+
+def test_bad_paths_are_one_line_refusals(tmp_path: Path, rampart_db: Path) -> None:
+    url = f"sqlite+aiosqlite:///{rampart_db}"
+    refused(app_command(url, "backup", "/proc/nope/x.db"), "cannot write", "/proc/nope")
+    refused(app_command(url, "backup", str(tmp_path)), "is a directory")
+    refused(app_command(url, "backup", str(rampart_db)), "the database itself")
+    refused(app_command(url, "restore", str(rampart_db)), "the database itself")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    unreadable = tmp_path / "unreadable.db"
+    shutil.copy(rampart_db, unreadable)
+    unreadable.chmod(0)
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
+    for args, words in [
+        (["backup", str(locked / "b.db")], ["cannot write", "Permission denied"]),
+        (["restore", str(unreadable)], ["cannot read", "Permission denied"]),
+    ]:
+        done = subprocess.run(
+            [*without_file_permissions(), sys.executable, "-m", "app", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        refused(done, *words)
+    restored_into = f"sqlite+aiosqlite:///{tmp_path}/nowhere/x/r.db"
+    (tmp_path / "nowhere").write_text("a file where a folder should be")
+    refused(app_command(restored_into, "restore", str(rampart_db)), "Not a directory")
+    assert accounts_in(rampart_db) == {"ann"}
