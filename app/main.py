@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if node is not None:
             node.serve_tournaments(tournament_service)
         app.state.ladders = ladder_service
-        app.state.moderation = moderation = ModerationService(hub, writer, locks)
+        app.state.moderation = moderation = ModerationService(hub, writer, locks, feed)
         await moderation.load()
         if node is not None:
             moderation.connect(node.bus.on, node.bus.send)

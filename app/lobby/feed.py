@@ -13,12 +13,14 @@ Relay = Callable[[str, dict[str, Any]], None]
 
 class Subscriber(Protocol):
     """A lobby socket as the feed sees it (``app.realtime.peer.Peer``): whose it is (None:
-    not signed in) and a non-blocking send."""
+    not signed in), a non-blocking send and a close."""
 
     @property
     def account_id(self) -> int | None: ...
 
     def send_text(self, text: str) -> None: ...
+
+    def close(self, code: int = 1000) -> None: ...
 
 
 class LobbyFeed:
@@ -70,3 +72,13 @@ class LobbyFeed:
     def deliver_text(self, text: str) -> None:
         for peer in list(self.subscribers):
             peer.send_text(text)
+
+    def drop(self, account_id: int, text: str, code: int) -> int:
+        """Send ``text`` to this process's sockets of ``account_id``, then close them with
+        ``code`` (a ban: every process does it on the ban's notice); returns how many."""
+        dropped = [peer for peer in list(self.subscribers) if peer.account_id == account_id]
+        for peer in dropped:
+            peer.send_text(text)
+            peer.close(code)
+            self.subscribers.discard(peer)
+        return len(dropped)

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from app.cluster.locks import Locks
 from app.db.models import Account, utcnow
 from app.errors import AppError, NotFound
+from app.lobby.feed import LobbyFeed
 from app.moderation import audit
 from app.moderation.state import ModerationState
 from app.moderation.voiding import tournament_of, void_match
@@ -72,10 +73,14 @@ def set_mute(
 
 
 class ModerationService:
-    def __init__(self, hub: Hub, writer: Writer, locks: Locks | None = None) -> None:
+    def __init__(
+        self, hub: Hub, writer: Writer, locks: Locks | None = None, feed: LobbyFeed | None = None
+    ) -> None:
         self.hub = hub
         self.writer = writer
         self.locks = locks or Locks()
+        # This process's lobby sockets: a banned player's are told and closed too.
+        self.feed = feed or LobbyFeed()
         self.state = ModerationState()
         # Set in a cluster (``connect``): sends a notice on the bus.
         self.send: Callable[..., None] | None = None
@@ -135,11 +140,13 @@ class ModerationService:
     def remove_banned(self, account_id: int) -> list[int]:
         """Forfeit the account's seats in the live matches of this process (a server-side
         resign, as a tournament withdrawal's, with the seat marked ``banned`` in the match's
-        forfeits) and close its sockets (``auth/banned``); returns the matches it had seats in.
+        forfeits) and close its match and lobby sockets (``auth/banned``); returns the matches
+        it had seats in.
 
         The resign is logged as the player's own, so a match rebuilt from its log before it
         ends (a restart in between) settles that seat as a resignation."""
         text = wire.dumps(wire.error("auth/banned", "this account is banned"))
+        self.feed.drop(account_id, text, BANNED_CLOSE)
         resigned = []
         for session in list(self.hub.sessions.values()):
             for peer in [p for p in session.peers if p.account_id == account_id]:

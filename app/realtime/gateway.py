@@ -219,10 +219,7 @@ class _Conversation:
         elif not self.greeted:
             _error(peer, "hello/required", "say hello first")
         elif isinstance(message, Chat):
-            if self.moderation.is_muted(peer.account_id):
-                _error(peer, "chat/muted", "an admin muted your chat")
-                return
-            session.submit(commands.Chat(peer, message.text))
+            _chat(peer, session, message, self.moderation)
         elif isinstance(message, Grab):
             _grab(peer, session, message, arrival)
         elif isinstance(message, Rematch):
@@ -257,6 +254,22 @@ def _greet(
         peer.measure_links = False  # a spectator never grabs: keep-alives are enough
     session.submit(commands.Attach(peer, hello.last_version))
     return True
+
+
+def _chat(peer: Peer, session: GameSession, chat: Chat, moderation: ModerationState) -> None:
+    """Only a seated player talks, under his seat's name: a spectator's line would carry no
+    name a mute or ban could stop (a banned or muted player would watch and talk on), so any
+    connection without a seat is refused ``chat/spectator``; spectators still read chat."""
+    if peer.seat is None or peer.account_id is None:
+        _error(peer, "chat/spectator", "only the match's players chat; spectators read")
+        return
+    if moderation.is_banned(peer.account_id):
+        _error(peer, "auth/banned", "this account is banned")
+        return
+    if moderation.is_muted(peer.account_id):
+        _error(peer, "chat/muted", "an admin muted your chat")
+        return
+    session.submit(commands.Chat(peer, chat.text))
 
 
 def _seated(peer: Peer, seat: int | None, client_seq: int) -> bool:

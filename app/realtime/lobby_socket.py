@@ -12,6 +12,7 @@ from app.db.repositories import LobbyRepository
 from app.errors import AppError
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import lobby_json
+from app.moderation.state import ModerationState
 from app.realtime.messages import Hello, MessageError, Pong, parse_client_message
 from app.realtime.peer import Peer
 from app.realtime.ratelimit import TokenBucket
@@ -19,6 +20,17 @@ from app.security import read_token
 from app.sessions import wire
 
 router = APIRouter()
+
+
+def signed_in(websocket: WebSocket, token: str) -> int:
+    """The account a hello's token names; refuses a bad token, and a banned account
+    (``auth/banned``, as the match socket and REST do)."""
+    settings: Settings = websocket.app.state.settings
+    account_id = read_token(settings.secret, token, settings.token_ttl_s)
+    moderation: ModerationState = websocket.app.state.moderation.state
+    if moderation.is_banned(account_id):
+        raise AppError("auth/banned", "this account is banned", status=401)
+    return account_id
 
 
 @router.websocket("/ws/lobby")
@@ -58,9 +70,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 continue
             if isinstance(message, Hello) and message.token:
                 try:
-                    peer.account_id = read_token(
-                        settings.secret, message.token, settings.token_ttl_s
-                    )
+                    peer.account_id = signed_in(websocket, message.token)
                 except AppError as refusal:
                     peer.send(wire.error(refusal.code, refusal.message))
             elif not isinstance(message, Pong | Hello):

@@ -9,6 +9,7 @@ from tests.app.cluster.conftest import NodeFactory, needs_cluster
 from tests.app.cluster.test_two_nodes import eventually_async
 from tests.app.support import Api, Client
 from tests.app.test_moderation import cli, me
+from tests.app.test_queue import LobbyListener
 
 pytestmark = needs_cluster
 
@@ -35,10 +36,20 @@ async def test_ban_mute_and_abort_through_the_other_process(cluster: NodeFactory
             break
     await bob_client.wait_for("error", code="chat/muted")
 
-    # Banned through process two: process one closes his socket and resigns his seat.
+    # Banned through process two: process one closes his sockets (the match's and the
+    # lobby's) and resigns his seat.
+    bob_lobby = await LobbyListener().open(one, bob)
+    await bob_lobby.wait_for("lobbies")
     banned = await api_two.ok(f"/api/admin/players/{bob_id}/ban", admin, {"reason": "abuse"})
     assert banned["resigned_in"] == []  # nothing of his runs on process two
     await bob_client.wait_for("error", code="auth/banned")
+    assert (await bob_lobby.wait_for("error"))["code"] == "auth/banned"
+    assert bob_lobby.reader is not None
+    await asyncio.wait_for(bob_lobby.reader, 5)
+    assert bob_lobby.ws.close_code == 1008
+    refused = await LobbyListener().open(two, bob)  # and neither process takes his hello
+    assert (await refused.wait_for("error"))["code"] == "auth/banned"
+    await refused.close()
     await eventually_async(api_two, f"/api/matches/{match_id}", lambda m: m["status"] != "running")
     shown = (await api_two.get(f"/api/matches/{match_id}")).json()
     assert shown["result"]["seats"][str(bob_client.seat)]["resigned"] is True
