@@ -31,7 +31,9 @@ class ClusterNode:
       the unfinished matches of processes that died;
     - if this process's own heartbeat lapsed, it drops the matches others took meanwhile;
     - lobby snapshots and tournament standings reach the lobby sockets of every process;
-    - a withdrawal's resign goes to the process that owns the match.
+    - a withdrawal's resign goes to the process that owns the match;
+    - a tournament's call to a table reaches the player's pages in every process, and word
+      that it reached one goes to the process that holds the match.
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -50,13 +52,15 @@ class ClusterNode:
         feed.relay = self.bus.send
         self.bus.on("lobby", lambda body: _deliver_lobby(feed, body))
         self.bus.on("feed", lambda body: feed.deliver_text(body["text"]))
-        self.bus.on("notify", lambda body: feed.deliver_to(int(body["account_id"]), body["text"]))
+        self.bus.on("notify", lambda body: _deliver_to(feed, body))
+        self.bus.on("call", lambda body: _deliver_call(feed, body))
         self.bus.on("match_news", lambda body: _deliver_match_news(hub, body))
         await self.bus.start()
 
     def serve_tournaments(self, tournaments: TournamentService) -> None:
         tournaments.forward = self.bus.send
         self.bus.on("resign", lambda body: tournaments.on_forwarded_resign(body))
+        self.bus.on("told", lambda body: tournaments.on_forwarded_told(body))
 
     def adopt_orphans(self, hub: Hub) -> None:
         """From now on, take over the matches of processes that stop answering."""
@@ -90,6 +94,16 @@ def _deliver_match_news(hub: Hub, body: dict[str, object]) -> None:
     if session is not None:
         for peer in list(session.peers):
             peer.send_text(str(body["text"]))
+
+
+def _deliver_to(feed: LobbyFeed, body: dict[str, object]) -> None:
+    """A message for this process's sockets of one player (quick play, rematches)."""
+    feed.deliver_to(int(str(body["account_id"])), str(body["text"]))
+
+
+def _deliver_call(feed: LobbyFeed, body: dict[str, object]) -> None:
+    """A tournament's call to a table, for this process's sockets of the player."""
+    feed.deliver_call(int(str(body["account_id"])), int(str(body["match_id"])), str(body["text"]))
 
 
 def _deliver_lobby(feed: LobbyFeed, body: dict[str, object]) -> None:

@@ -93,7 +93,17 @@ class Chat:
     text: str
 
 
-Command = Submit | Attach | Detach | Chat
+@dataclass
+class Told:
+    """The player ``account_id`` has been told where this table is (a tournament's call to
+    his table, delivered to one of his pages): his abandonment grace starts now."""
+
+    account_id: int
+
+
+# What a socket sends a session (a failure answers that socket), and everything it takes.
+FromPeer = Submit | Attach | Detach | Chat
+Command = FromPeer | Told
 
 
 @dataclass

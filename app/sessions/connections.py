@@ -38,6 +38,8 @@ class Connections:
         self.away: dict[int, int] = {
             seat: now for seat, info in enumerate(seats) if info.account_id is not None
         }
+        # Seats whose player has been told where his table is (``told``), once each.
+        self.called: set[int] = set()
 
     def seats_of(self, account_id: int | None) -> list[int]:
         if account_id is None:
@@ -69,6 +71,22 @@ class Connections:
         for seat in gone:
             self.away[seat] = now
         self._presence(gone, connected=False)
+
+    def told(self, account_id: int, now: int) -> list[int]:
+        """The server has just delivered "your table is ready" to one of the player's pages
+        (``app.lobby.feed.LobbyFeed.call``): the grace of each of his seats still away that
+        was never told before starts again from ``now``. Returns those seats. A seat counts
+        from the match's start until its player's first call, so a player with no page open
+        is away as at any table; later calls change nothing."""
+        restarted = []
+        for seat in self.seats_of(account_id):
+            if seat in self.called:
+                continue
+            self.called.add(seat)
+            if seat in self.away:
+                self.away[seat] = max(self.away[seat], now)
+                restarted.append(seat)
+        return restarted
 
     def tell_all(self, text: str, *, skip: wire.Listener | None = None) -> None:
         for peer in list(self.peers):

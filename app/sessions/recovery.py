@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from app.sessions import wire
-from app.sessions.commands import Command, Detach, Submit
+from app.sessions.commands import Detach, FromPeer, Submit
 
 log = logging.getLogger("app.sessions.session")
 
@@ -45,7 +45,7 @@ class Restorable(Protocol):
     def rebuild(self) -> Callable[[int], Awaitable[Restorable]] | None: ...
 
 
-def answer_failure(session: Restorable, command: Command, *, restoring: bool) -> None:
+def answer_failure(session: Restorable, command: FromPeer, *, restoring: bool) -> None:
     """Handling ``command`` raised (called from its ``except``): log it once, with its
     traceback, and tell its sender ``server/internal``."""
     log.exception(

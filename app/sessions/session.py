@@ -28,7 +28,17 @@ from app.sessions import recovery, wire
 from app.sessions.actor import Actor
 from app.sessions.bots import BotSeat, replan_all
 from app.sessions.clock import MatchClock
-from app.sessions.commands import Attach, Change, Chat, Command, Detach, History, SeatInfo, Submit
+from app.sessions.commands import (
+    Attach,
+    Change,
+    Chat,
+    Command,
+    Detach,
+    History,
+    SeatInfo,
+    Submit,
+    Told,
+)
 from app.sessions.connections import Connections, send_numbered, set_race_pings
 from app.sessions.deadlines import Deadlines
 from app.sessions.races import RaceDesk
@@ -149,6 +159,9 @@ class GameSession(Actor[Command]):
 
     def _handle_at_once(self, command: Command) -> None:
         """A command that writes nothing to the log; a failure answers its sender."""
+        if isinstance(command, Told):
+            self.connections.told(command.account_id, self.clock.now())
+            return
         try:
             if isinstance(command, Submit):
                 self._check(command)  # the match is over: answered here

@@ -6,6 +6,11 @@ it (organiser requests and finished matches); each change is one write transacti
 (``writes.Writer``). The pure ``director`` decides the pairings; this module stores them and
 acts. No-shows and time-outs are the session's business (its disconnect grace and turn clock
 forfeit the seat); a player who forfeits by abandonment is withdrawn from later rounds.
+
+Each player of a newly opened table is called to it on every page he has open (the lobby
+feed's ``table_ready``); a page that connects while his table waits gets the same call. A
+session starts a seat's grace again once its player's first call reached one of his pages
+(``Connections.told``), so nobody is forfeited for not knowing where to go.
 """
 
 from __future__ import annotations
@@ -23,9 +28,9 @@ from app.cluster.locks import Locks
 from app.db.models import Account, TournamentEntry
 from app.lobby.feed import LobbyFeed
 from app.sessions import wire
-from app.sessions.commands import Submit
+from app.sessions.commands import Submit, Told
 from app.sessions.hub import Hub, OwnedElsewhere
-from app.tournaments import store
+from app.tournaments import calls, store
 from app.tournaments.background import BackgroundTasks
 from app.tournaments.transactions import (
     add_bots,
@@ -55,8 +60,9 @@ class TournamentService:
         self.feed = feed
         self.locks = locks or Locks()
         self._tasks = BackgroundTasks()
-        # Hands a command to the process that owns a match (``app.cluster``); alone, unused.
-        self.forward: Callable[[str, dict[str, Any], str], None] | None = None
+        # Hands a command to the process that owns a match, or (None) to every other process
+        # (``app.cluster``); alone, unused.
+        self.forward: Callable[[str, dict[str, Any], str | None], None] | None = None
 
     def lock(self, tid: int) -> AbstractAsyncContextManager[None]:
         return self.locks.hold(f"tournament:{tid}")
@@ -112,9 +118,37 @@ class TournamentService:
         await self._start_matches(matches)
 
     async def _start_matches(self, match_ids: list[int]) -> None:
+        """Load each new table's session, then call its players to it."""
         for match_id in match_ids:
             with contextlib.suppress(OwnedElsewhere):  # already running in another process
                 await self.hub.get(match_id)
+        if not match_ids:
+            return
+        async with self.writer.sessionmaker() as db:
+            found = await db.run_sync(partial(calls.calls, match_ids=match_ids))
+        for account_id, match_id, message in found:
+            self.feed.call(account_id, match_id, message)
+
+    async def waiting(self, account_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """The tournament tables waiting for ``account_id``, as (match, call) for a page that
+        has just connected (``app.realtime.lobby_socket``)."""
+        async with self.writer.sessionmaker() as db:
+            return await db.run_sync(partial(calls.waiting, account_id=account_id))
+
+    def told(self, match_id: int, account_id: int) -> None:
+        """A call reached one of the player's pages (``LobbyFeed.on_told``): his session,
+        here or in whichever process holds it, starts his grace again (``Told``)."""
+        session = self.hub.sessions.get(match_id)
+        if session is not None:
+            session.submit(Told(account_id))
+        elif self.forward is not None:
+            self.forward("told", {"match_id": match_id, "account_id": account_id}, None)
+
+    def on_forwarded_told(self, body: dict[str, Any]) -> None:
+        """Another process delivered a call to a table this process may hold."""
+        session = self.hub.sessions.get(int(body["match_id"]))
+        if session is not None:
+            session.submit(Told(int(body["account_id"])))
 
     def on_match_finished(self, match_id: int) -> None:
         """The hub's finish hook (synchronous): record the result in a task of its own."""
@@ -128,6 +162,12 @@ class TournamentService:
             return
         work = partial(record_and_advance, match_id=match_id)
         _, matches = await self.change(row.tournament_id, work)
+        # The table no longer waits for its players: their pages drop its notice.
+        closed = {"type": "table_closed", "match_id": match_id, "tournament_id": row.tournament_id}
+        async with self.writer.sessionmaker() as db:
+            seated = await db.run_sync(partial(calls.players, match_id=match_id))
+        for account_id in seated:
+            self.feed.notify(account_id, closed)
         await self._start_matches(matches)
 
     async def resume(self) -> None:
