@@ -112,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = Writer(engine, sessionmaker)
         ladder_service = LadderService(writer, locks)
         tournament_service = TournamentService(hub, writer, feed, locks)
+        feed.on_told = tournament_service.told
         if node is not None:
             node.serve_tournaments(tournament_service)
         app.state.ladders = ladder_service

@@ -9,6 +9,8 @@ from app.sessions import wire
 
 # Hands a message to the other processes (``app.cluster.bus.Bus.send``).
 Relay = Callable[[str, dict[str, Any]], None]
+# Told that a player's page has received the call to a match's table: (match, account).
+Told = Callable[[int, int], None]
 
 
 class Subscriber(Protocol):
@@ -30,6 +32,9 @@ class LobbyFeed:
     def __init__(self) -> None:
         self.subscribers: set[Subscriber] = set()
         self.relay: Relay | None = None
+        # Hears of every call delivered to a socket of this process (the match's session
+        # starts that player's abandonment grace): ``TournamentService.told``.
+        self.on_told: Told | None = None
 
     @property
     def listened(self) -> bool:
@@ -56,10 +61,28 @@ class LobbyFeed:
         if self.relay is not None:
             self.relay("notify", {"account_id": account_id, "text": text})
 
-    def deliver_to(self, account_id: int, text: str) -> None:
+    def call(self, account_id: int, match_id: int, message: dict[str, Any]) -> None:
+        """Send a player the call to his table (``table_ready``) on every page he has open,
+        in whichever process; each process that hands it to one of his sockets reports it
+        through ``on_told``."""
+        text = wire.dumps(message)
+        self.deliver_call(account_id, match_id, text)
+        if self.relay is not None:
+            body = {"account_id": account_id, "match_id": match_id, "text": text}
+            self.relay("call", body)
+
+    def deliver_call(self, account_id: int, match_id: int, text: str) -> None:
+        if self.deliver_to(account_id, text) and self.on_told is not None:
+            self.on_told(match_id, account_id)
+
+    def deliver_to(self, account_id: int, text: str) -> int:
+        """Send ``text`` to this process's sockets of ``account_id``; returns how many."""
+        sent = 0
         for peer in list(self.subscribers):
             if peer.account_id == account_id:
                 peer.send_text(text)
+                sent += 1
+        return sent
 
     def deliver_lobby(self, lobby: dict[str, Any], *, public: bool, members: set[int]) -> None:
         for peer in list(self.subscribers):

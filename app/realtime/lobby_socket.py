@@ -18,6 +18,7 @@ from app.realtime.peer import Peer
 from app.realtime.ratelimit import TokenBucket
 from app.security import read_token
 from app.sessions import wire
+from app.tournaments.service import TournamentService
 
 router = APIRouter()
 
@@ -37,8 +38,10 @@ def signed_in(websocket: WebSocket, token: str) -> int:
 async def lobby_socket(websocket: WebSocket) -> None:
     """Sends ``lobbies`` (open public tables) at once; an optional ``hello{token}`` adds the
     private tables the player sits at to the ``lobby`` updates it receives, and the player's
-    own news: quick play's ``matched{ticket, match_id}`` and the ``rematch`` messages
-    (``app.matchmaking``, through ``LobbyFeed.notify``)."""
+    own news: quick play's ``matched{ticket, match_id}``, the ``rematch`` messages
+    (``app.matchmaking``, through ``LobbyFeed.notify``) and a tournament's call to his table
+    (``table_ready``, at once for each table waiting for him, then as rounds are paired;
+    ``table_closed`` once it is over)."""
     settings: Settings = websocket.app.state.settings
     feed: LobbyFeed = websocket.app.state.lobby_feed
     await websocket.accept()
@@ -70,9 +73,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 continue
             if isinstance(message, Hello) and message.token:
                 try:
-                    peer.account_id = signed_in(websocket, message.token)
+                    account_id = signed_in(websocket, message.token)
                 except AppError as refusal:
                     peer.send(wire.error(refusal.code, refusal.message))
+                else:
+                    peer.account_id = account_id
+                    await _call_to_waiting_tables(websocket, peer, account_id)
             elif not isinstance(message, Pong | Hello):
                 peer.send(wire.error("message/unknown_type", "the lobby feed takes hello only"))
     finally:
@@ -81,3 +87,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
         writer.cancel()
+
+
+async def _call_to_waiting_tables(websocket: WebSocket, peer: Peer, account_id: int) -> None:
+    """Each tournament table waiting for the player who just said hello: its call, and word
+    to its session that he has been told."""
+    tournaments: TournamentService = websocket.app.state.tournaments
+    for match_id, message in await tournaments.waiting(account_id):
+        peer.send(message)
+        tournaments.told(match_id, account_id)
