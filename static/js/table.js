@@ -4,6 +4,7 @@ import { get } from "./api.js";
 import { add, clear, h, put, rememberFocus, restoreFocus, toast } from "./dom.js";
 import { describe } from "./errors.js";
 import { Chronicle } from "./feed.js";
+import { keepFitted } from "./fit.js";
 import { rendererFor } from "./games/index.js";
 import { howtoLink } from "./learn/howto.js";
 import { resultEl } from "./result.js";
@@ -182,6 +183,7 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     const focus = rememberFocus(root);
     clear(els.actions);
     t.renderer.render(ctx());
+    fitted.fit();
     renderHead();
     renderBanner();
     renderOverlay();
@@ -264,12 +266,15 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
   const ticker = setInterval(tick, 250);
   const onResize = () => { if (t.renderer && t.renderer.onResize) t.renderer.onResize(ctx()); };
   window.addEventListener("resize", onResize);
+  // The board and the card preview zoom out to fit their boxes (never a scroll inside them).
+  const fitted = keepFitted([els.board, els.spotlight]);
 
   return () => {
     socket.close();
     clearInterval(ticker);
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("resize", onResize);
+    fitted.stop();
     if (window.__rampart === t) delete window.__rampart;
   };
 }
