@@ -85,9 +85,16 @@ class TournamentService:
         return await self.change(tid, work)
 
     async def add_bots(
-        self, organiser: Account, tid: int, kind: str, count: int
+        self, organiser: Account, tid: int, kind: str, count: int, difficulty: str = "normal"
     ) -> list[TournamentEntry]:
-        work = partial(add_bots, organiser_id=organiser.id, tid=tid, kind=kind, count=count)
+        work = partial(
+            add_bots,
+            organiser_id=organiser.id,
+            tid=tid,
+            kind=kind,
+            count=count,
+            difficulty=difficulty,
+        )
         return await self.change(tid, work)
 
     async def withdraw(self, actor: Account, tid: int, entry_id: int | None) -> None:

@@ -18,12 +18,13 @@ from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.lobby.service import rated_refusal
 from app.scoring.ratings import SkillRating, system_for
-from app.sessions.bots import BOT_KINDS, has_bots
+from app.sessions.bots import BOT_KINDS, BOT_LEVELS, bot_spec, has_bots
 from app.tournaments import director, formats, ladders, store
 from app.tournaments.formats import Format, Status, TournamentSpec
 from app.tournaments.store import spec_of
 from engines import registry
 from engines.base import ActionError, Outcome
+from engines.botkit import DEFAULT_LEVEL
 
 
 def _organised(session: Session, organiser_id: int, tid: int) -> Tournament:
@@ -113,16 +114,29 @@ def register(session: Session, player_id: int, name: str, tid: int) -> Tournamen
 
 
 def add_bots(
-    session: Session, organiser_id: int, tid: int, kind: str, count: int
+    session: Session,
+    organiser_id: int,
+    tid: int,
+    kind: str,
+    count: int,
+    difficulty: str = DEFAULT_LEVEL,
 ) -> list[TournamentEntry]:
-    """Refuses ``tournament/not_organiser``, ``tournament/no_bots`` and the join codes."""
+    """Enter ``count`` bots of ``kind`` at ``difficulty`` (stored as the seat's bot spec, as
+    table bots are; named with the level unless normal). Refuses
+    ``tournament/not_organiser``, ``tournament/bad_difficulty``, ``tournament/no_bots`` and
+    the join codes."""
     tournament = _organised(session, organiser_id, tid)
+    if difficulty not in BOT_LEVELS:
+        text = f"bot difficulty must be one of {', '.join(BOT_LEVELS)}"
+        raise AppError("tournament/bad_difficulty", text, status=422)
     if kind not in BOT_KINDS or not has_bots(registry.get(tournament.game)):
         raise AppError("tournament/no_bots", f"{tournament.game} has no {kind} bots", status=422)
+    level = "" if difficulty == DEFAULT_LEVEL else f" ({difficulty})"
     added = []
     for _ in range(count):
         number = len(store.entries(session, tid)) + 1
-        added.append(_new_entry(session, tournament, bot=kind, name=f"{kind.title()} bot {number}"))
+        name = f"{kind.title()} bot {number}{level}"
+        added.append(_new_entry(session, tournament, bot=bot_spec(kind, difficulty), name=name))
     return added
 
 

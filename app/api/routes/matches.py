@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
+from sqlalchemy import select
 
 from app.api.deps import OPTIONAL_TOKEN, OptionalPlayer, SessionDep
 from app.api.errors import declared
@@ -20,7 +21,7 @@ from app.api.params import (
     StatusQuery,
     VersionQuery,
 )
-from app.db.models import Account, Match, MatchSeat
+from app.db.models import Account, Match, MatchSeat, Pairing
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
 from app.sessions import wire
@@ -106,6 +107,10 @@ async def get_match(match_id: IdPath, db: SessionDep) -> dict[str, Any]:
     repo = MatchRepository(db)
     match = await repo.get(match_id)
     data = match_json(match, await repo.seats(match_id))
+    # A tournament's table: its result leads back to the tournament (None: no tournament).
+    data["tournament_id"] = await db.scalar(
+        select(Pairing.tournament_id).where(Pairing.match_id == match_id)
+    )
     if match.status == "running":
         actions = await repo.actions(match_id)
         data["version"] = actions[-1].version if actions else 0

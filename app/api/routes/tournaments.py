@@ -44,6 +44,7 @@ class NewTournament(Body):
 class AddBots(Body):
     kind: Literal["heuristic", "random"] = "heuristic"
     count: int = Field(default=1, ge=1, le=64)
+    difficulty: Literal["easy", "normal", "hard"] = "normal"
 
 
 class Withdraw(Body):
@@ -99,8 +100,9 @@ async def register(tid: IdPath, player: CurrentPlayer, service: TournamentsDep) 
 async def add_bots(
     tid: IdPath, body: AddBots, player: CurrentPlayer, service: TournamentsDep
 ) -> list[dict[str, Any]]:
-    """The organiser enters server-side bots."""
-    return [entry_json(e) for e in await service.add_bots(player, tid, body.kind, body.count)]
+    """The organiser enters server-side bots (``difficulty``: easy, normal or hard)."""
+    added = await service.add_bots(player, tid, body.kind, body.count, body.difficulty)
+    return [entry_json(e) for e in added]
 
 
 @router.post("/{tid}/withdraw", responses=CHANGE)

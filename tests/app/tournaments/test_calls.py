@@ -168,3 +168,36 @@ async def test_no_forfeit_before_the_grace_has_run_from_the_first_call(
     assert rounds[0]["pairings"][0]["forfeited"] == [bob_id]
     assert asyncio.get_running_loop().time() - opened >= 4.4  # 1.5 s + 3 s, less slack
     await page.close()
+
+
+async def test_tournament_bots_play_at_their_level_and_tables_name_their_tournament(
+    api: Api, shared_server: Server
+) -> None:
+    organiser = await api.guest("Levels")
+    body = {"game": GAME, "format": "swiss", "rounds": 1, "time_control": {"grace_ms": 0}}
+    tid = (await api.ok("/api/tournaments", organiser, body))["id"]
+    await api.ok(f"/api/tournaments/{tid}/open", organiser)
+    hard = await api.ok(
+        f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "difficulty": "hard"}
+    )
+    easy = await api.ok(
+        f"/api/tournaments/{tid}/bots", organiser, {"kind": "random", "difficulty": "easy"}
+    )
+    assert [(e["bot"], e["name"]) for e in hard + easy] == [
+        ("heuristic:hard", "Heuristic bot 1 (hard)"),
+        ("random:easy", "Random bot 2 (easy)"),
+    ]
+    bad = await api.post(
+        f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "difficulty": "wicked"}
+    )
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "request/invalid"
+    await api.ok(f"/api/tournaments/{tid}/start", organiser)
+    ((table,),) = [r["pairings"] for r in (await api.get(f"/api/tournaments/{tid}/rounds")).json()]
+    match = (await api.get(f"/api/matches/{table['match_id']}")).json()
+    assert match["tournament_id"] == tid
+    levels = sorted((s["bot"], s["difficulty"]) for s in match["seats"])
+    assert levels == [("heuristic", "hard"), ("random", "easy")]
+    # A table outside any tournament names none.
+    ann, bob = await api.guest("Lone"), await api.guest("Wolf")
+    lone = await api.table(GAME, [ann, bob])
+    assert (await api.get(f"/api/matches/{lone}")).json()["tournament_id"] is None
