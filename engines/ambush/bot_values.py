@@ -22,6 +22,10 @@ VALUES: dict[str, float] = {
     "booby_trap": -5.0,
 }
 UNKNOWN_VALUE = 3.0
+# In a race each cell's value is raised by a draw of up to this much (``choose_grab``): a
+# remembered Dragon still comes before an unknown card, but bots holding the same memories
+# spread over the cells instead of crowding one at a time (bench/race_share.py).
+GRAB_SPREAD = 8.0
 # A remembered card's value, and None (a cell not remembered) worth UNKNOWN_VALUE: one lookup.
 WORTH: dict[str | None, float] = {None: UNKNOWN_VALUE}
 WORTH.update(VALUES)

@@ -11,6 +11,7 @@ from engines.ambush.bot_targets import Grudges, pick_richest, pick_target
 from engines.ambush.bot_values import (
     DAMAGE_ORDER,
     DAMAGING,
+    GRAB_SPREAD,
     SPARE,
     UNKNOWN_VALUE,
     VALUES,
@@ -316,8 +317,11 @@ class HeuristicBot(_Bot):
         return tuple(plan.action["cell"]) not in self.taken
 
     def choose_grab(self, view: dict[str, Any], legal: list[Action]) -> CellKey | None:
-        """The best cell by value (never one worth 0 or less); among equals the smallest
-        (x, y).
+        """A good cell by value (never one worth 0 or less), each value raised by a draw of
+        up to ``GRAB_SPREAD``: the best remembered cards still come first, but bots that
+        remember the same cards do not all reach for the same one in the same order (every
+        collision costs its losers a re-aim, so bots crowding one cell at a time would leave
+        the others to a person, and the more bots the more so).
 
         During a race no card goes down and the remembered values of the cells still down do
         not change (only a grabbed cell is forgotten), so the cells are ranked once, at the
@@ -337,8 +341,8 @@ class HeuristicBot(_Bot):
                     if slip:  # an easy bot's memory is hazy: its ranking gets some chance
                         value += self.rng.random() * 3.0
                     if value > 0:
-                        scored.append((-value, cell))
-            # Worst first, so the best is popped off the end; cells are unique (no ties).
+                        scored.append((-value - self.rng.random() * GRAB_SPREAD, cell))
+            # Worst first, so the best is popped off the end.
             scored.sort(reverse=True)
             ranking = self.ranking = [cell for _, cell in scored]
             self.taken.clear()

@@ -188,23 +188,23 @@ def test_bots_finish_games_of_every_size() -> None:
 
 
 class _CheckedBot(HeuristicBot):
-    """A HeuristicBot that scores the whole listing on every re-aim, as before the ranking
-    was carried, and checks the carried choice against it."""
+    """A HeuristicBot that checks each carried choice against the whole listing ranked as it
+    was at the race's first re-aim (the same draws): the best of it still listed."""
 
     def __init__(self, seat: int, seed: int) -> None:
         super().__init__(seat, seed)
         self.aims = 0
+        self.first_ranking: list[Any] = []
 
     def choose_grab(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> Any:
-        best: tuple[int, int] | None = None
-        best_value = 0.0
-        for action in legal:
-            if action["type"] == "grab":
-                cell = (action["cell"][0], action["cell"][1])
-                value = self.value(cell)
-                if value > best_value or (value == best_value and best is not None and cell < best):
-                    best, best_value = cell, value
+        listed = {(a["cell"][0], a["cell"][1]) for a in legal if a["type"] == "grab"}
+        fresh = self.ranking is None
         chosen = super().choose_grab(view, legal)
+        if fresh:
+            self.first_ranking = list(self.ranking or [])
+            # Every listed cell worth more than 0 is ranked; a known Booby Trap never is.
+            assert set(self.first_ranking) == {c for c in listed if self.value(c) > 0}
+        best = next((c for c in reversed(self.first_ranking) if c in listed), None)
         assert chosen == best
         self.aims += 1
         return chosen
