@@ -3,26 +3,41 @@
 A name is NFKC-normalised, trimmed, its inner whitespace collapsed to single spaces, and then
 checked: no control, format, private-use, surrogate or unassigned characters (Unicode
 categories Cc, Cf, Zl, Zp, Co, Cs, Cn: zero-width joiners and bidi overrides among them), no
-blank-looking letters (Hangul fillers, the blank Braille cell), at least one letter, digit,
-punctuation mark or symbol, and not starting with a combining mark. Two names are the same
-name when their ``name_key`` (NFKC case folding) is equal: "Ada", "ADA" and its full-width
-form are one name.
+character that draws nothing (Unicode's default-ignorable code points, such as the Mongolian
+variation selectors U+180B-U+180F and the Khmer inherent vowels U+17B4-U+17B5, an invisible
+stacker such as the Khmer coeng U+17D2 that does not join two letters, the Tifinagh joiner
+U+2D7F: ``app.accounts.lookalikes`` says where these lists come from), no blank-looking
+letters (the blank Braille cell), at least one letter, digit, punctuation mark or symbol, and
+not starting with a combining mark. Castle names follow these rules.
+
+An account name must also be written in one script (TR39's single-script test: Latin,
+Cyrillic, Greek, Japanese as Han with Hiragana and Katakana, ...; digits, spaces and
+punctuation go with any), so no name mixes a Cyrillic a into Latin "Ada". Two names are the
+same name when their ``name_key`` (NFKC case folding) is equal: "Ada", "ADA" and its
+full-width form are one name; and a name whose ``name_skeleton`` (the TR39 confusable
+skeleton, in any case) equals another's looks like it, and counts as taken too: "Ada" in
+Cyrillic letters, KATE in Greek capitals beside "Kate".
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from app.accounts.lookalikes import invisible_at, lookalike_key, single_script
 from app.errors import AppError
 
 MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 40  # the accounts.name_key column; case folding may lengthen a name
 MAX_CASTLE_LENGTH = 40
+# The accounts.name_skeleton column: a skeleton is longer than its name (a Hangul syllable
+# decomposes into jamo); 24 characters stay under 170.
+MAX_SKELETON_LENGTH = 200
 
 # Control, format (ZWJ, ZWSP, LRO/RLO, ...), line and paragraph separators, private use,
 # surrogates, unassigned.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
-# Letters and symbols that draw nothing: a name of them looks empty or hides in another.
+# Letters and symbols that draw nothing: a name of them looks empty or hides in another (the
+# Hangul fillers and the combining grapheme joiner are default-ignorable as well).
 BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
 # Variation selectors only pick a glyph style ("❤" and "❤️" are one name): dropped.
 VARIATION_SELECTORS = frozenset(
@@ -50,6 +65,11 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", folded.casefold())
 
 
+def name_skeleton(name: str) -> str:
+    """The look-alike key of a name: names that look alike, in any case, share it."""
+    return lookalike_key(normalise(name))
+
+
 def visible_text(raw: str, *, max_length: int, code: str, what: str) -> str:
     """``raw`` normalised, or ``NameInvalid(code)`` with a message a player understands."""
     for ch in unicodedata.normalize("NFKC", raw):
@@ -64,6 +84,12 @@ def visible_text(raw: str, *, max_length: int, code: str, what: str) -> str:
         raise NameInvalid(code, f"{what} can be at most {max_length} characters long")
     if any(ch in BLANK_LOOKING for ch in text):
         raise NameInvalid(code, f"{what} cannot contain blank-looking characters")
+    hidden = invisible_at(text)
+    if hidden is not None:
+        point = f"U+{ord(text[hidden]):04X}"
+        raise NameInvalid(
+            code, f"{what} cannot contain invisible characters ({point} draws nothing)"
+        )
     if unicodedata.category(text[0]).startswith("M"):
         raise NameInvalid(code, f"{what} cannot start with an accent or other combining mark")
     if not any(unicodedata.category(ch)[0] in VISIBLE_CLASSES for ch in text):
@@ -74,7 +100,13 @@ def visible_text(raw: str, *, max_length: int, code: str, what: str) -> str:
 def player_name(raw: str) -> str:
     """An account name (guest or registered): 1-24 visible characters; ``account/name_invalid``."""
     name = visible_text(raw, max_length=MAX_NAME_LENGTH, code="account/name_invalid", what="A name")
-    if len(name_key(name)) > MAX_KEY_LENGTH:
+    if not single_script(name):
+        raise NameInvalid(
+            "account/name_invalid",
+            "A name must be written in one script (Latin, Cyrillic, Greek, ...),"
+            " not letters of several mixed",
+        )
+    if len(name_key(name)) > MAX_KEY_LENGTH or len(name_skeleton(name)) > MAX_SKELETON_LENGTH:
         raise NameInvalid("account/name_invalid", "A name with these letters must be shorter")
     return name
 

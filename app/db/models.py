@@ -21,7 +21,7 @@ from sqlalchemy import (
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.accounts.names import name_key
+from app.accounts.names import MAX_SKELETON_LENGTH, name_key, name_skeleton
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -42,6 +42,12 @@ def key_of_inserted_name(context: DefaultExecutionContext) -> str:
     return name_key(str(parameters["name"]))
 
 
+def skeleton_of_inserted_name(context: DefaultExecutionContext) -> str:
+    """An account row inserted without its look-alike key gets the one of its name."""
+    parameters: dict[str, Any] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return name_skeleton(str(parameters["name"]))
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
@@ -58,6 +64,11 @@ class Account(Base):
     # Always set (migration 0004 filled it for older guests); at most 40 characters.
     name_key: Mapped[str | None] = mapped_column(
         String(40), unique=True, default=key_of_inserted_name
+    )
+    # Its look-alike key (``app.accounts.names.name_skeleton``): unique too, so no name looks
+    # like another in any case. Always set (migration 0008 filled it).
+    name_skeleton: Mapped[str | None] = mapped_column(
+        String(MAX_SKELETON_LENGTH), unique=True, default=skeleton_of_inserted_name
     )
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
