@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from limits import parse_many
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
@@ -15,6 +16,13 @@ from app.security import load_or_create_secret
 
 PLACEHOLDER_SECRETS = frozenset({"", "changeme", "change-me", "dev-secret-change-me", "secret"})
 SECRET_FILE_NAME = "rampart.secret"
+# Settings holding ``limits`` rate strings, checked at start-up.
+RATE_SETTINGS = (
+    "account_address_limit",
+    "table_account_limit",
+    "table_address_limit",
+    "read_address_limit",
+)
 
 
 def default_secret_file(database_url: str) -> Path:
@@ -66,7 +74,21 @@ class Settings(BaseSettings):
     max_message_bytes: int = 8192
     outbox_limit: int = 2048
     ping_interval_s: float = 1.0
-    hello_timeout_s: float = 30.0
+    # A match or lobby socket that has not said hello this long after opening is closed 4408.
+    hello_timeout_s: float = 10.0
+
+    # Limits per client address and per account (``app.ops.ratelimits``), counted for the
+    # whole cluster with Redis: ``limits`` rate strings ("60/minute;1000/day", every part
+    # holds; empty: no limit), and counts (0: no limit).
+    account_address_limit: str = "30/minute;500/day"
+    table_account_limit: str = "20/minute;300/day"
+    table_address_limit: str = "60/minute;1000/day"
+    open_tables_per_account: int = 10
+    read_address_limit: str = "300/minute"
+    sockets_per_address: int = 200
+    # A connection must finish its request line and headers this long after it opens (or
+    # after its first byte of a later request), else it is closed.
+    header_timeout_s: float = 10.0
     resume_buffer: int = 512
 
     # Time: seats disconnected longer than this forfeit (match milliseconds).
@@ -99,6 +121,13 @@ class Settings(BaseSettings):
             self.password_workers = max(1, (os.cpu_count() or 2) // 2)
         if self.clock_rate <= 0:
             raise ValueError("RAMPART_CLOCK_RATE must be positive")
+        for name in RATE_SETTINGS:
+            rate = getattr(self, name)
+            try:
+                if rate.strip():
+                    parse_many(rate)
+            except ValueError as error:
+                raise ValueError(f"RAMPART_{name.upper()}: {error}") from error
         return self
 
 

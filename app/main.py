@@ -41,6 +41,7 @@ from app.moderation.service import ModerationService
 from app.node import ClusterNode
 from app.ops.logs import RequestIdMiddleware
 from app.ops.metrics import METRICS, RequestMetricsMiddleware
+from app.ops.ratelimits import EdgeLimits
 from app.practice.service import install_practice_bots
 from app.realtime import gateway, lobby_socket
 from app.realtime.frames import FrameFlusher
@@ -88,6 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.cluster = node.directory if node is not None else None
         app.state.settings = settings
         app.state.account_guard = account_guard = AccountGuard(settings)
+        app.state.limits = edge_limits = EdgeLimits(settings)
+        edge_limits.start()
         app.state.db_engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.hub = hub
@@ -147,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await node.stop()
             pinger.stop()
             account_guard.close()
+            await edge_limits.close()
             writer.dispose()
             await action_log.stop()
             await engine.dispose()

@@ -66,8 +66,10 @@ class ClientProtocol(asyncio.Protocol):
         path: str,
         on_text: Callable[[str], None],
         on_close: Callable[[int], None] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.host, self.path = host, path
+        self.headers = headers or {}
         self.transport: asyncio.Transport | None = None
         self.key = base64.b64encode(os.urandom(16))
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -94,7 +96,9 @@ class ClientProtocol(asyncio.Protocol):
         request = (
             f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key.decode()}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n"
+            "Sec-WebSocket-Version: 13\r\n"
+            + "".join(f"{name}: {value}\r\n" for name, value in self.headers.items())
+            + "\r\n"
         )
         stream.write(request.encode())
 
@@ -260,11 +264,12 @@ async def connect(
     on_text: Callable[[str], None],
     on_close: Callable[[int], None] | None = None,
     timeout: float = 30.0,
+    headers: dict[str, str] | None = None,
 ) -> ClientProtocol:
     """Open ``ws://host:port/path`` and finish the upgrade handshake; ``on_text`` gets every
     text message from the first on, starting right after this returns (in a loop callback,
     so the caller can store the connection first); ``on_close`` the close code once the
-    connection ends."""
+    connection ends; ``headers`` go with the upgrade request."""
     parts = urlsplit(url)
     if parts.scheme != "ws" or parts.hostname is None:
         raise ValueError(f"only ws:// URLs: {url!r}")
@@ -276,7 +281,7 @@ async def connect(
     loop = asyncio.get_running_loop()
     _, protocol = await asyncio.wait_for(
         loop.create_connection(
-            lambda: ClientProtocol(host, path, on_text, on_close), parts.hostname, port
+            lambda: ClientProtocol(host, path, on_text, on_close, headers), parts.hostname, port
         ),
         timeout,
     )

@@ -82,6 +82,13 @@ class LobbyRepository:
         flag_modified(lobby, "members")
         await self.session.commit()
 
+    async def open_public_count(self, host_id: int) -> int:
+        """How many open public tables ``host_id`` has raised."""
+        query = select(func.count(Lobby.id)).where(
+            Lobby.status == "open", Lobby.public.is_(True), Lobby.host_id == host_id
+        )
+        return int((await self.session.execute(query)).scalar_one())
+
     async def list_open(self, game: str | None = None) -> list[Lobby]:
         query = select(Lobby).where(Lobby.status == "open", Lobby.public.is_(True))
         if game:

@@ -14,6 +14,7 @@ from app.cluster.directory import ClusterUnavailable, Directory
 from app.config import Settings
 from app.errors import AppError
 from app.moderation.state import ModerationState
+from app.realtime.admission import CLOSE_NO_HELLO, HelloDeadline, admitted
 from app.realtime.frames import FrameFlusher
 from app.realtime.grab import arbitration_record, grab_action, grab_input
 from app.realtime.messages import (
@@ -47,6 +48,14 @@ def _error(peer: Peer, code: str, message: str, client_seq: int | None = None) -
 
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(websocket: WebSocket, match_id: int) -> None:
+    """The match protocol (``serve_match``) for a socket its address may still open
+    (``app.realtime.admission``)."""
+    async with admitted(websocket) as allowed:
+        if allowed:
+            await serve_match(websocket, match_id)
+
+
+async def serve_match(websocket: WebSocket, match_id: int) -> None:
     """The match protocol of DESIGN.md sec. 4; every refusal is an ``error`` with a code and
     the connection stays open (except a match that does not exist: 4404 after the error)."""
     settings: Settings = websocket.app.state.settings
@@ -121,15 +130,14 @@ async def _serve(
 ) -> None:
     talk = _Conversation(peer, session, settings, moderation)
     frames = peer.frames
+    hello = HelloDeadline(settings.hello_timeout_s)
     while True:
-        if talk.greeted:
-            received = await websocket.receive()
-        else:
-            try:
-                received = await asyncio.wait_for(websocket.receive(), settings.hello_timeout_s)
-            except TimeoutError:
-                _error(peer, "hello/timeout", "no hello in time")
-                return
+        hello.greeted = talk.greeted
+        received = await hello.receive(websocket)
+        if received is None:
+            _error(peer, "hello/timeout", "no hello in time")
+            peer.close(CLOSE_NO_HELLO)
+            return
         arrival = peer.clock()  # before anything else: a grab's and a pong's arrival
         if received["type"] == "websocket.disconnect":
             return

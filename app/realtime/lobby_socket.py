@@ -13,6 +13,7 @@ from app.errors import AppError
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import lobby_json
 from app.moderation.state import ModerationState
+from app.realtime.admission import CLOSE_NO_HELLO, HelloDeadline, admitted
 from app.realtime.messages import Hello, MessageError, Pong, parse_client_message
 from app.realtime.peer import Peer
 from app.realtime.ratelimit import TokenBucket
@@ -36,7 +37,17 @@ def signed_in(websocket: WebSocket, token: str) -> int:
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
-    """Sends ``lobbies`` (open public tables) at once; an optional ``hello{token}`` adds the
+    """The lobby feed (``lobby_feed``) for a socket its address may still open
+    (``app.realtime.admission``)."""
+    async with admitted(websocket) as allowed:
+        if allowed:
+            await lobby_feed(websocket)
+
+
+async def lobby_feed(websocket: WebSocket) -> None:
+    """Sends ``lobbies`` (open public tables) at once; a ``hello`` must follow within
+    ``RAMPART_HELLO_TIMEOUT_S`` (else ``hello/timeout`` and close 4408). Its optional
+    ``token`` adds the
     private tables the player sits at to the ``lobby`` updates it receives, and the player's
     own news: quick play's ``matched{ticket, match_id}``, the ``rematch`` messages
     (``app.matchmaking``, through ``LobbyFeed.notify``) and a tournament's call to his table
@@ -45,6 +56,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     settings: Settings = websocket.app.state.settings
     feed: LobbyFeed = websocket.app.state.lobby_feed
     await websocket.accept()
+    hello = HelloDeadline(settings.hello_timeout_s)
     peer = Peer(websocket, settings.outbox_limit)
     writer = asyncio.create_task(peer.write_loop())
     async with websocket.app.state.sessionmaker() as db:
@@ -55,7 +67,11 @@ async def lobby_socket(websocket: WebSocket) -> None:
     limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
     try:
         while True:
-            received = await websocket.receive()
+            received = await hello.receive(websocket)
+            if received is None:
+                peer.send(wire.error("hello/timeout", "no hello in time"))
+                peer.close(CLOSE_NO_HELLO)
+                return
             if received["type"] == "websocket.disconnect":
                 return
             text = received.get("text") or ""
@@ -71,6 +87,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             except MessageError as refusal:
                 peer.send(wire.error(refusal.code, refusal.message))
                 continue
+            hello.greeted = hello.greeted or isinstance(message, Hello)
             if isinstance(message, Hello) and message.token:
                 try:
                     account_id = signed_in(websocket, message.token)

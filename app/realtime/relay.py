@@ -9,6 +9,7 @@ import logging
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.cluster import wsclient
+from app.ops.ratelimits import RELAY_HEADER, relay_token
 from app.realtime.frames import FrameFlusher
 from app.realtime.peer import Peer
 from app.sessions import wire
@@ -43,7 +44,9 @@ async def relay(
 ) -> None:
     """Pipe an accepted client socket to the owner, message for message, both ways.
 
-    The owner sees an ordinary client: it authenticates the ``hello``, pings the link
+    The owner sees an ordinary client (but for ``RELAY_HEADER``: the client's socket was
+    counted against its address here, not again there): it authenticates the ``hello``, pings
+    the link
     (so the relay hop is part of the measured round trip a grab race compensates for) and
     closes with its own codes, which reach the client unchanged. Messages take the direct
     paths both ways: from the client socket's frames straight into a write to the owner,
@@ -72,7 +75,11 @@ async def relay(
         url = upstream_url(owner_url, match_id, websocket.url.query)
         try:
             upstream = await wsclient.connect(
-                url, peer.send_text, lambda code: peer.close(passed_on(code)), CONNECT_TIMEOUT_S
+                url,
+                peer.send_text,
+                lambda code: peer.close(passed_on(code)),
+                CONNECT_TIMEOUT_S,
+                {RELAY_HEADER: relay_token(websocket.app.state.settings.secret)},
             )
         except (OSError, TimeoutError, wsclient.ConnectionClosed) as error:
             log.warning("relay to %s failed: %r", url, error)

@@ -33,6 +33,14 @@ from bench.tally.engine import TallyEngine
 from engines import registry
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every test client shares 127.0.0.1, as real players do not: the limits per client address
+# are lifted unless a test sets them (``tests/app/test_edge_limits.py``); per account they hold.
+UNLIMITED_ADDRESS = {
+    "RAMPART_ACCOUNT_ADDRESS_LIMIT": "",
+    "RAMPART_TABLE_ADDRESS_LIMIT": "",
+    "RAMPART_READ_ADDRESS_LIMIT": "",
+    "RAMPART_SOCKETS_PER_ADDRESS": "0",
+}
 PG_URL = os.environ.get("RAMPART_TEST_PG_URL")
 
 
@@ -89,6 +97,7 @@ class Server:
             "RAMPART_BENCH_GAMES": "1",
             "RAMPART_CLOCK_RATE": "20",
             "PYTHONPATH": str(ROOT),
+            **UNLIMITED_ADDRESS,
             **self.env,
         }
         self.log_path = log_dir / f"server-{self.port}.log"

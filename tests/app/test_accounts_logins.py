@@ -24,6 +24,7 @@ from app.api.errors import install_error_handlers
 from app.api.routes import accounts
 from app.config import Settings
 from app.db.engine import create_engine, create_sessionmaker
+from app.ops.ratelimits import EdgeLimits
 from app.security import PasswordsBusy, PasswordWorkers
 
 
@@ -132,12 +133,14 @@ async def in_process(database: str, **settings: Any) -> AsyncIterator[httpx.Asyn
     engine = create_engine(database)
     server.state.sessionmaker = create_sessionmaker(engine)
     server.state.account_guard = guard = AccountGuard(config)
+    server.state.limits = limits = EdgeLimits(config)
     transport = httpx.ASGITransport(app=server)
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://rampart") as client:
             yield client
     finally:
         guard.close()
+        await limits.close()
         await engine.dispose()
 
 

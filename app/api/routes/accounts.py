@@ -13,13 +13,14 @@ from fastapi import APIRouter, Depends, Request
 
 from app.accounts.guard import AccountGuard
 from app.accounts.names import name_key, player_name
-from app.accounts.throttle import address_key
 from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
 from app.api.errors import declared
 from app.api.schemas import AccountOut, Login, NewAccount, TokenOut
 from app.db.models import Account
 from app.db.repositories import AccountRepository
 from app.errors import Conflict, Unauthorized
+from app.ops.ratelimits import EdgeLimits
+from app.ops.ratelimits import client_address as edge_address
 from app.security import issue_token
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -34,9 +35,9 @@ GuardDep = Annotated[AccountGuard, Depends(get_account_guard)]
 
 
 def client_address(request: Request) -> str:
-    """The caller's address, an IPv6 one as its /64 (behind a proxy, uvicorn takes it from
-    ``X-Forwarded-For``)."""
-    return address_key(request.client.host if request.client else "unknown")
+    """The caller's address, an IPv6 one as its /64 (behind a trusted proxy, uvicorn takes it
+    from ``X-Forwarded-For``)."""
+    return edge_address(request.scope.get("client"))
 
 
 def account_out(account: Account) -> AccountOut:
@@ -55,10 +56,14 @@ async def create_account(
 
     Names are normalised (NFKC, trimmed, inner spaces collapsed) and must have 1-24 visible
     characters: ``account/name_invalid`` (422). No two accounts, guests included, share a
-    name up to case and width: ``account/name_taken`` (409). Registrations with a password are
-    throttled per client address: ``auth/rate_limited`` (429, ``Retry-After``).
+    name up to case and width: ``account/name_taken`` (409). New accounts of either kind are
+    limited per client address (``RAMPART_ACCOUNT_ADDRESS_LIMIT``): ``rate/limited`` (429,
+    ``Retry-After``); registrations with a password are throttled per client address too:
+    ``auth/rate_limited`` (429, ``Retry-After``).
     """
     name = player_name(body.name)
+    limits: EdgeLimits = request.app.state.limits
+    await limits.rates.hit(limits.accounts, client_address(request))
     accounts = AccountRepository(db)
     password_hash = None
     if body.password is not None:

@@ -13,6 +13,7 @@ from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
 from app.api.params import GameQuery, IdPath, Offset, ShortText
 from app.api.schemas import Body
+from app.api.throttles import ANONYMOUS_READS
 from app.tournaments import ladders as ladder_store
 from app.tournaments.ladders import LadderService, entry_json, ladder_json
 
@@ -57,7 +58,11 @@ async def get_ladder(ladder_id: IdPath, db: SessionDep) -> dict[str, Any]:
     return ladder_json(await db.run_sync(partial(ladder_store.get, ladder_id=ladder_id)))
 
 
-@router.get("/{ladder_id}/entries", responses=declared(404, 422, 503))
+@router.get(
+    "/{ladder_id}/entries",
+    responses=declared(404, 422, 429, 503),
+    dependencies=[ANONYMOUS_READS],
+)
 async def leaderboard(
     ladder_id: IdPath,
     db: SessionDep,

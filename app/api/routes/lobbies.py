@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from app.api.deps import OPTIONAL_TOKEN, CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
 from app.api.errors import declared
@@ -13,6 +13,7 @@ from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, StartOut, 
 from app.db.models import Lobby
 from app.db.repositories import LobbyRepository
 from app.lobby.service import lobby_json, member_ids
+from app.ops.ratelimits import EdgeLimits, TooMany, client_address
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -24,6 +25,9 @@ def shown(lobby: Lobby, viewer_id: int | None) -> dict[str, Any]:
     return data
 
 
+# A host at the cap of open public tables may try again once one has started or emptied.
+OPEN_TABLES_RETRY_S = 30.0
+
 # What a change to a table can be refused with (the codes are in LobbyService's docstrings).
 CHANGE = declared(400, 401, 403, 404, 409, 422, 503)
 
@@ -34,10 +38,24 @@ async def list_lobbies(db: SessionDep, game: GameQuery = None) -> list[dict[str,
     return [shown(lobby, None) for lobby in await LobbyRepository(db).list_open(game)]
 
 
-@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
+@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 429, 503))
 async def create_lobby(
-    body: NewLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    body: NewLobby, request: Request, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
+    """Raise a table. New tables are limited per account and per client address
+    (``rate/limited``, 429 with ``Retry-After``), and a player may have at most
+    ``RAMPART_OPEN_TABLES_PER_ACCOUNT`` open public tables (``lobby/too_many_open``, 429)."""
+    limits: EdgeLimits = request.app.state.limits
+    if body.public and 0 < limits.open_tables <= await LobbyRepository(db).open_public_count(
+        player.id
+    ):
+        raise TooMany(
+            "lobby/too_many_open",
+            f"you have {limits.open_tables} open public tables already; start or leave one",
+            OPEN_TABLES_RETRY_S,
+        )
+    await limits.rates.hit(limits.tables_by_account, str(player.id))
+    await limits.rates.hit(limits.tables_by_address, client_address(request.scope.get("client")))
     lobby = await lobbies.create(
         db,
         player,

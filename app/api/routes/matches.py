@@ -21,6 +21,7 @@ from app.api.params import (
     StatusQuery,
     VersionQuery,
 )
+from app.api.throttles import ANONYMOUS_READS
 from app.db.models import Account, Match, MatchSeat, Pairing
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
@@ -83,7 +84,7 @@ def viewer_seat(seats: list[MatchSeat], viewer: Account | None, wanted: int | No
     return mine[0] if mine else None
 
 
-@router.get("", responses=declared(422, 503))
+@router.get("", responses=declared(422, 429, 503), dependencies=[ANONYMOUS_READS])
 async def list_matches(
     db: SessionDep,
     game: GameQuery = None,
@@ -101,7 +102,7 @@ async def list_matches(
     return {"total": total, "matches": [match_json(m, seats.get(m.id, [])) for m in matches]}
 
 
-@router.get("/{match_id}", responses=declared(404, 422, 503))
+@router.get("/{match_id}", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS])
 async def get_match(match_id: IdPath, db: SessionDep) -> dict[str, Any]:
     """One match with seats, result and ledger changes; refuses ``match/not_found``."""
     repo = MatchRepository(db)
@@ -132,9 +133,10 @@ async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
     response_class=StreamingResponse,
     responses={
         200: {"content": {"application/x-ndjson": {}}, "description": "one JSON object a line"},
-        **declared(401, 404, 422, 503),
+        **declared(401, 404, 422, 429, 503),
     },
     openapi_extra=OPTIONAL_TOKEN,
+    dependencies=[ANONYMOUS_READS],
 )
 async def get_events(
     match_id: IdPath, db: SessionDep, viewer: OptionalPlayer, seat: SeatQuery = None
@@ -173,7 +175,10 @@ async def get_events(
 
 
 @router.get(
-    "/{match_id}/state", responses=declared(401, 404, 422, 503), openapi_extra=OPTIONAL_TOKEN
+    "/{match_id}/state",
+    responses=declared(401, 404, 422, 429, 503),
+    openapi_extra=OPTIONAL_TOKEN,
+    dependencies=[ANONYMOUS_READS],
 )
 async def get_state(
     match_id: IdPath,

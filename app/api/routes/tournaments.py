@@ -13,6 +13,7 @@ from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
 from app.api.params import BodyId, GameQuery, IdPath, Options, RoundPath, ShortText, StatusQuery
 from app.api.schemas import Body, TimeControlIn
+from app.api.throttles import ANONYMOUS_READS
 from app.errors import NotFound
 from app.tournaments import store
 from app.tournaments.service import TournamentService
@@ -138,7 +139,9 @@ async def pairings(tid: IdPath, number: RoundPath, db: SessionDep) -> list[dict[
     raise NotFound("tournament/no_round", f"no round {number}")
 
 
-@router.get("/{tid}/standings", responses=READ)
+@router.get(
+    "/{tid}/standings", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS]
+)
 async def standings(tid: IdPath, db: SessionDep) -> list[dict[str, Any]]:
     """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head."""
     await db.run_sync(partial(store.get, tournament_id=tid))
