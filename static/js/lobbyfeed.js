@@ -13,7 +13,8 @@ export function watchLobbies(onList, onLobby, onStatus = () => {}) {
     ws.onopen = () => {
       attempt = 0;
       onStatus("open");
-      if (session.token) ws.send(JSON.stringify({ type: "hello", token: session.token }));
+      // Always hello (signed in or not): a socket silent for RAMPART_HELLO_TIMEOUT_S is closed.
+      ws.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
     };
     ws.onmessage = (event) => {
       const message = JSON.parse(event.data);

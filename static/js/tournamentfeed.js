@@ -14,7 +14,8 @@ export function watchTournaments(onTournament, onReconnect = () => {}) {
     ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
     ws.onopen = () => {
       attempt = 0;
-      if (session.token) ws.send(JSON.stringify({ type: "hello", token: session.token }));
+      // Always hello (signed in or not): a socket silent for RAMPART_HELLO_TIMEOUT_S is closed.
+      ws.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
       if (opened++ > 0) onReconnect();
     };
     ws.onmessage = (event) => {

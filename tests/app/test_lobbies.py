@@ -101,6 +101,7 @@ async def test_private_tables_need_their_invite_code(api: Api) -> None:
 async def test_lobby_socket_streams_table_changes(api: Api, shared_server: Server) -> None:
     host, guest = await api.guest("feed host"), await api.guest("feed guest")
     async with websockets.connect(f"{shared_server.ws}/ws/lobby") as feed:
+        await feed.send(json.dumps({"type": "hello"}))  # else closed after the hello timeout
         first = json.loads(await feed.recv())
         assert first["type"] == "lobbies"
         lobby = await api.ok("/api/lobbies", host, {"game": "tally", "seats": 2})

@@ -18,6 +18,7 @@ pytestmark = needs_cluster
 async def lobby_messages(node: Server) -> tuple[Any, list[dict[str, Any]]]:
     """A ``/ws/lobby`` socket on ``node`` and the list its messages arrive in."""
     socket = await websockets.connect(f"{node.ws}/ws/lobby")
+    await socket.send(json.dumps({"type": "hello"}))  # else closed after RAMPART_HELLO_TIMEOUT_S
     heard: list[dict[str, Any]] = []
 
     async def read() -> None:

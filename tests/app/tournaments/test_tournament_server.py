@@ -82,6 +82,7 @@ async def eight_bot_swiss(rest: Api, fast_server: Server) -> None:
     tid = await new_tournament(rest, organiser, name="Bot Swiss", rounds=3)
     await rest.ok(f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "count": 8})
     feed = await websockets.connect(f"{fast_server.ws}/ws/lobby")
+    await feed.send(json.dumps({"type": "hello"}))  # else closed after RAMPART_HELLO_TIMEOUT_S
     pushed: list[dict[str, Any]] = []
 
     async def listen() -> None:
