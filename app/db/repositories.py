@@ -7,13 +7,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import flag_modified
 
+from app.accounts.names import name_key, name_skeleton
 from app.db.models import Account, Lobby, Match, MatchAction, MatchSeat, utcnow
 from app.errors import Conflict, NotFound
+
+
+def name_taken(name: str) -> Conflict:
+    """``account/name_taken``: ``name``, or one that looks like it, belongs to someone."""
+    return Conflict(
+        "account/name_taken", f"the name {name!r} is taken or looks like one that is; pick another"
+    )
 
 
 class AccountRepository:
@@ -25,20 +33,24 @@ class AccountRepository:
     async def create(self, name: str, password_hash: str | None) -> Account:
         """A guest (no hash) or a registered account named ``name`` (already checked by
         ``app.accounts.names.player_name``); raises ``Conflict`` ``account/name_taken`` when
-        any account, guest or registered, already has the same name key."""
+        any account, guest or registered, already has the same name key, or a name that looks
+        like it (the same ``name_skeleton``)."""
         account = Account(name=name, password_hash=password_hash)
         self.session.add(account)
         try:
             await self.session.commit()
         except IntegrityError as exc:
             await self.session.rollback()
-            raise Conflict(
-                "account/name_taken", f"the name {name!r} is already taken; pick another"
-            ) from exc
+            raise name_taken(name) from exc
         return account
 
-    async def taken(self, key: str) -> bool:
-        found = await self.session.scalar(select(Account.id).where(Account.name_key == key))
+    async def taken(self, name: str) -> bool:
+        """Whether an account holds ``name`` or a name that looks like it: one query on the
+        two unique (so indexed) keys."""
+        query = select(Account.id).where(
+            or_(Account.name_key == name_key(name), Account.name_skeleton == name_skeleton(name))
+        )
+        found = await self.session.scalar(query.limit(1))
         return found is not None
 
     async def get(self, account_id: int) -> Account | None:

@@ -166,6 +166,7 @@ async def test_a_name_that_looks_like_a_held_one_is_taken(api: Api) -> None:
     for body in ({"name": greek}, {"name": greek, "password": "p" * 12}):
         taken = await api.client.post("/api/accounts", json=body)
         assert taken.status_code == 409 and code(taken) == "account/name_taken", body
+        assert "looks like" in taken.json()["error"]["message"]
     # A guest's name is held the same way, against lower and upper case look-alikes.
     held = await api.client.post("/api/accounts", json={"name": "cape"})
     assert held.status_code == 201

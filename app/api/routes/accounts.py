@@ -17,8 +17,8 @@ from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
 from app.api.errors import declared
 from app.api.schemas import AccountOut, Login, NewAccount, TokenOut
 from app.db.models import Account
-from app.db.repositories import AccountRepository
-from app.errors import Conflict, Unauthorized
+from app.db.repositories import AccountRepository, name_taken
+from app.errors import Unauthorized
 from app.ops.ratelimits import EdgeLimits
 from app.ops.ratelimits import client_address as edge_address
 from app.security import issue_token
@@ -44,10 +44,6 @@ def account_out(account: Account) -> AccountOut:
     return AccountOut(id=account.id, name=account.name, guest=account.is_guest)
 
 
-def name_taken(name: str) -> Conflict:
-    return Conflict("account/name_taken", f"the name {name!r} is already taken; pick another")
-
-
 @router.post("/accounts", status_code=201, responses=declared(400, 409, 422, 429, 503))
 async def create_account(
     body: NewAccount, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
@@ -55,8 +51,9 @@ async def create_account(
     """A guest (name only) or a registered player (name + password); returns a bearer token.
 
     Names are normalised (NFKC, trimmed, inner spaces collapsed) and must have 1-24 visible
-    characters: ``account/name_invalid`` (422). No two accounts, guests included, share a
-    name up to case and width: ``account/name_taken`` (409). New accounts of either kind are
+    characters in one script, none invisible: ``account/name_invalid`` (422). No two
+    accounts, guests included, share a name up to case and width, or hold names that look
+    alike (Unicode TR39 confusables): ``account/name_taken`` (409). New accounts of either kind are
     limited per client address (``RAMPART_ACCOUNT_ADDRESS_LIMIT``): ``rate/limited`` (429,
     ``Retry-After``); registrations with a password are throttled per client address too:
     ``auth/rate_limited`` (429, ``Retry-After``).
@@ -68,7 +65,7 @@ async def create_account(
     password_hash = None
     if body.password is not None:
         guard.registrations.attempt(client_address(request))
-        if await accounts.taken(name_key(name)):
+        if await accounts.taken(name):
             raise name_taken(name)
         await db.commit()  # end the read before the (slow) hash; nothing was written
         password_hash = await guard.passwords.hash(body.password)
