@@ -16,9 +16,13 @@ from engines.base import Event
 
 @dataclass
 class SeatInfo:
+    """Who sits at a seat: an account (``player``: its name) or a bot (``bot``: its stored
+    spec, ``heuristic:hard``); ``name`` is the seat's castle name."""
+
     account_id: int | None
     bot: str | None
     name: str
+    player: str | None = None
 
 
 @dataclass(frozen=True)

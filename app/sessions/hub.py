@@ -20,7 +20,8 @@ from app.ops.logs import in_match_context
 from app.sessions import wire
 from app.sessions.bots import BotSeat, make_bot, replan_all
 from app.sessions.clock import MatchClock
-from app.sessions.commands import History, SeatInfo
+from app.sessions.commands import History
+from app.sessions.seat_names import seat_infos
 from app.sessions.session import GameSession
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.wire import ack
@@ -338,11 +339,11 @@ class Hub:
             repo = MatchRepository(db)
             match = await repo.get(match_id)
             seat_rows = await repo.seats(match_id)
+            seats = await seat_infos(db, seat_rows)
             rows = await repo.actions(match_id)
         engine = registry.get(match.game)
         options: dict[str, Any] = dict(match.options or {})
         state = engine.setup(match.seat_count, match.seed, options)
-        seats = [SeatInfo(row.account_id, row.bot, row.name) for row in seat_rows]
         bots = {
             seat: BotSeat(seat, make_bot(engine, info.bot, seat, bot_seed(match.seed, seat)))
             for seat, info in enumerate(seats)

@@ -44,6 +44,7 @@ from app.sessions.deadlines import Deadlines
 from app.sessions.races import RaceDesk
 from app.sessions.replies import Answers, Replies, key_of
 from app.sessions.results import write_result
+from app.sessions.seat_names import players_json
 from app.sessions.seat_views import SeatViews
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from engines.base import ALL, ActionError, Engine, State, events_for
@@ -398,6 +399,7 @@ class GameSession(Actor[Command]):
             "status": "finished" if self.finished else "running",
             "resumed": missed is not None,
             "names": [info.name for info in self.seats],
+            "players": players_json(self.seats),
         }
         send_numbered(peer, wire.dumps(welcome), self.version)
         for version, events, at_ms in missed or []:

@@ -1,0 +1,52 @@
+"""Who sits at each seat, by name: the player's account name or the bot and its level, and
+the seat's castle name beside it (for the welcome; everyone at a table may know it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Account, MatchSeat
+from app.sessions.bots import EXTRA_BOT_KINDS, parse_bot_spec
+from app.sessions.commands import SeatInfo
+
+
+async def seat_infos(db: AsyncSession, rows: Sequence[MatchSeat]) -> list[SeatInfo]:
+    """The match's seats with each seated account's name."""
+    ids = {row.account_id for row in rows if row.account_id is not None}
+    names: dict[int, str] = {}
+    if ids:
+        result = await db.execute(select(Account.id, Account.name).where(Account.id.in_(ids)))
+        names = {account_id: name for account_id, name in result.tuples()}
+    return [
+        SeatInfo(
+            row.account_id,
+            row.bot,
+            row.name,
+            names.get(row.account_id) if row.account_id is not None else None,
+        )
+        for row in rows
+    ]
+
+
+def bot_json(spec: str | None) -> dict[str, str] | None:
+    """A bot seat's kind and level (``{"kind": "heuristic", "level": "hard"}``); None for a
+    player's seat. A bot kind without levels (the practice bot) has the level ``normal``."""
+    if spec is None:
+        return None
+    if spec in EXTRA_BOT_KINDS:
+        return {"kind": spec, "level": "normal"}
+    try:
+        kind, level = parse_bot_spec(spec)
+    except ValueError:
+        kind, level = spec.partition(":")[0], "normal"
+    return {"kind": kind, "level": level}
+
+
+def players_json(seats: Sequence[SeatInfo]) -> list[dict[str, Any]]:
+    """Each seat as the welcome tells it: ``{"name", "castle", "bot"}``; ``name`` is the
+    player's (None for a bot or an account whose name is unknown)."""
+    return [{"name": info.player, "castle": info.name, "bot": bot_json(info.bot)} for info in seats]

@@ -1,0 +1,46 @@
+"""Seats by name: the welcome tells each seat's player name (a bot's kind and level instead)
+beside its castle name, for a fresh session and one rebuilt from the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.sessions.commands import SeatInfo
+from app.sessions.seat_names import bot_json, players_json
+from tests.app.support import Api, Client, Server
+
+
+async def test_the_welcome_names_each_seat_by_player_beside_its_castle(
+    api: Api, shared_server: Server
+) -> None:
+    host = await api.guest("Ada Names")
+    guest = await api.guest("Bob Names")
+    lobby = await api.ok("/api/lobbies", host, {"game": "ambush", "seats": 3})
+    await api.ok(f"/api/lobbies/{lobby['id']}/join", guest)
+    await api.ok(f"/api/lobbies/{lobby['id']}/castle", host, {"name": "Yarrowdale"})
+    bots = f"/api/lobbies/{lobby['id']}/bots"
+    await api.ok(bots, host, {"kind": "heuristic", "difficulty": "hard"})
+    match_id = (await api.ok(f"/api/lobbies/{lobby['id']}/start", host))["match_id"]
+    bob = await Client(shared_server, match_id, guest).connect()
+    welcome: dict[str, Any] = bob.of_type("welcome")[0]
+    players = welcome["players"]
+    assert players[0] == {"name": "Ada Names", "castle": "Yarrowdale", "bot": None}
+    assert players[1] == {"name": "Bob Names", "castle": "Bob Names", "bot": None}
+    assert players[2]["name"] is None
+    assert players[2]["bot"] == {"kind": "heuristic", "level": "hard"}
+    assert players[2]["castle"] == welcome["names"][2]
+    await bob.close()
+
+
+def test_bot_seats_are_told_by_kind_and_level() -> None:
+    seats = [
+        SeatInfo(1, None, "Keep", "Ann"),
+        SeatInfo(None, "heuristic", "Ironmere"),
+        SeatInfo(None, "random:easy", "Stonehold"),
+    ]
+    assert [p["bot"] for p in players_json(seats)] == [
+        None,
+        {"kind": "heuristic", "level": "normal"},
+        {"kind": "random", "level": "easy"},
+    ]
+    assert bot_json("heuristic:impossible") == {"kind": "heuristic", "level": "normal"}
