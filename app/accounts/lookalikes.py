@@ -18,7 +18,8 @@ Where the data comes from (nothing here is a hand-made table of look-alikes):
   include the Mongolian variation selectors U+180B-U+180F, the Khmer inherent vowels
   U+17B4-U+17B5, the Hangul fillers and the combining grapheme joiner. An invisible stacker
   (the Khmer coeng U+17D2, the Myanmar virama U+1039, ...) draws nothing itself: it only
-  turns the next consonant into a subscript, so it must stand between two letters. The
+  turns the next consonant into a subscript, so it must stand between two letters of its own
+  script. The
   Tifinagh consonant joiner U+2D7F works the same way but is not in that Indic property,
   and fonts rarely draw the ligature it asks for: it is refused everywhere.
 """
@@ -88,9 +89,18 @@ def invisible_at(text: str) -> int | None:
         if INVISIBLE_STACKER.match(ch):
             before = text[index - 1] if index > 0 else ""
             after = text[index + 1] if index + 1 < len(text) else ""
-            if not (before.isalpha() and after.isalpha()):
+            if not (joins(ch, before) and joins(ch, after)):
                 return index
     return None
+
+
+def joins(stacker: str, neighbour: str) -> bool:
+    """Whether ``neighbour`` is a letter of the stacker's own script (a Khmer coeng between
+    two Latin letters joins nothing, and draws nothing)."""
+    if not neighbour.isalpha():
+        return False
+    scripts = set(unicodedataplus.script_extensions(stacker))
+    return bool(scripts & set(unicodedataplus.script_extensions(neighbour)))
 
 
 def scripts_of(ch: str) -> frozenset[str] | None:

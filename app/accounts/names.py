@@ -5,7 +5,7 @@ checked: no control, format, private-use, surrogate or unassigned characters (Un
 categories Cc, Cf, Zl, Zp, Co, Cs, Cn: zero-width joiners and bidi overrides among them), no
 character that draws nothing (Unicode's default-ignorable code points, such as the Mongolian
 variation selectors U+180B-U+180F and the Khmer inherent vowels U+17B4-U+17B5, an invisible
-stacker such as the Khmer coeng U+17D2 that does not join two letters, the Tifinagh joiner
+stacker such as the Khmer coeng U+17D2 that does not join two Khmer letters, the Tifinagh joiner
 U+2D7F: ``app.accounts.lookalikes`` says where these lists come from), no blank-looking
 letters (the blank Braille cell), at least one letter, digit, punctuation mark or symbol, and
 not starting with a combining mark. Castle names follow these rules.
