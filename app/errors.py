@@ -9,6 +9,9 @@ class AppError(Exception):
     status = 400
     # Extra reply headers (``Retry-After`` on a 429 or 503); websocket replies ignore them.
     headers: dict[str, str] | None = None
+    # Extra fields of the REST error body beside ``code`` and ``message`` (the match to
+    # rejoin on ``queue/already_playing``).
+    extra: dict[str, object] | None = None
 
     def __init__(self, code: str, message: str = "", *, status: int | None = None) -> None:
         super().__init__(f"{code}: {message}" if message else code)

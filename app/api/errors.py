@@ -91,7 +91,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_request: Request, exc: AppError) -> JSONResponse:
         return JSONResponse(
-            error_body(exc.code, exc.message), status_code=exc.status, headers=exc.headers
+            error_body(exc.code, exc.message, **(exc.extra or {})),
+            status_code=exc.status,
+            headers=exc.headers,
         )
 
     @app.exception_handler(RequestValidationError)

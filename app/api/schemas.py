@@ -28,6 +28,9 @@ class ErrorInfo(BaseModel):
     message: str = Field(description="for people; may change")
     details: list[ErrorDetail] | None = Field(default=None, description="request/invalid only")
     retry: bool | None = Field(default=None, description="true: the same request may succeed soon")
+    match_id: int | None = Field(
+        default=None, description="queue/already_playing only: the running match to rejoin"
+    )
 
 
 class ErrorOut(BaseModel):

@@ -23,6 +23,7 @@ from app.games import playable
 from app.lobby.feed import LobbyFeed
 from app.lobby.service import LobbyService, empty_seat
 from app.matchmaking.pairing import Group, Ticket, pair
+from app.matchmaking.playing import live_seats, refuse_if_playing
 from app.matchmaking.store import QueueStore, Record
 from app.scoring.ratings import GLICKO_START, SkillRating, system_for
 from app.sessions.bots import has_bots
@@ -128,7 +129,9 @@ class QueueService:
     ) -> dict[str, Any]:
         """Queue the player (replacing his earlier ticket). Refuses ``queue/unknown_game``
         (404), ``queue/bad_seats``, ``queue/rated_bots`` (bots never sit at a rated quick
-        table) and ``queue/no_bots`` (the game has none), all 422."""
+        table) and ``queue/no_bots`` (the game has none), all 422, and
+        ``queue/already_playing`` (409, with the ``match_id``) while the player holds a seat
+        in a running match."""
         engine = playable().get(game)
         if engine is None:
             raise NotFound("queue/unknown_game", f"no game {game!r}")
@@ -140,6 +143,7 @@ class QueueService:
             raise AppError("queue/rated_bots", "bots_after_s is for casual tickets", status=422)
         if bots_after_s is not None and not has_bots(registry.get(game)):
             raise AppError("queue/no_bots", f"{game} has no bots", status=422)
+        await refuse_if_playing(db, player.id)
         ticket = Ticket(
             id=secrets.token_urlsafe(12),
             account_id=player.id,
@@ -181,10 +185,15 @@ class QueueService:
     async def run_round(self) -> list[tuple[Group, int]]:
         """Pair the waiting tickets once and seat every group found. The queue's lock is
         held only to pick the groups and claim their tickets, so joining or leaving the
-        queue never waits for matches being set up."""
+        queue never waits for matches being set up. A ticket whose owner sat down in a
+        match after queueing waits on, passed over until that match is over."""
         async with self.locks.hold(QUEUE_LOCK):
             now = self.clock()
             waiting = await self.store.waiting(now)
+            if waiting:
+                async with self.sessionmaker() as db:
+                    playing = await live_seats(db, {t.account_id for t in waiting})
+                waiting = [t for t in waiting if t.account_id not in playing]
             if not waiting:
                 return []
             groups = pair(waiting, now, await self.store.recent(now))[:GROUPS_PER_ROUND]

@@ -5,12 +5,13 @@ const TOKEN_KEY = "rampart.token";
 const ACCOUNT_KEY = "rampart.account";
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, error = {}) {
     // A 422 names what is wrong with the form: show the server's words, not a generic line.
     super(status === 422 && message ? message : describe(code, message));
     this.code = code;
     this.status = status;
     this.serverMessage = message;
+    this.error = error; // the whole error body: extra fields such as match_id
   }
 }
 
@@ -50,7 +51,7 @@ export async function call(method, path, body, { auth = true } = {}) {
     if (reply.status === 401 && auth && session.token && err.code !== "auth/bad_credentials") {
       session.forget();
     }
-    throw new ApiError(err.code || `http/${reply.status}`, serverMessage(err, text), reply.status);
+    throw new ApiError(err.code || `http/${reply.status}`, serverMessage(err, text), reply.status, err);
   }
   return data;
 }

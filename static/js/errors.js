@@ -30,6 +30,7 @@ const WORDS = {
   "lobby/no_bots": "This game has no bots yet.",
   "lobby/not_full": "Fill every seat (players or bots) before starting.",
   "match/not_found": "There is no such match.",
+  "queue/already_playing": "You are still playing a match: finish it before you look for another.",
   "match/no_version": "The match has not reached that point.",
   "match/over": "The match is over.",
   "action/not_seated": "Spectators watch; they cannot act.",

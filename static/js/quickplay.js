@@ -40,11 +40,13 @@ export function quickPlayPanel(navigate) {
     h("p", "Looking for ", what, "…"),
     h("p", "Waited ", waited, " · estimate ", estimate),
     cancel);
+  // Refused while we still hold a seat in a running match: say so, and offer to rejoin it.
+  const playing = h("p#qp-playing.qp-playing", { hidden: true, role: "alert" });
   const el = h("section#quick-play.panel.quick-play",
     h("h2", "Quick play"),
     h("p.muted", "One click: the server finds players of your strength and seats you at once."),
     h("div.row.wrap", h("label.field", h("span", "Ledger"), rated), botsLabel),
-    games, waiting);
+    playing, games, waiting);
 
   let ticket = null;
   let since = 0;
@@ -95,7 +97,14 @@ export function quickPlayPanel(navigate) {
       await ensureGuest(session.account ? session.account.name : "Wanderer");
       const label = `${body.rated ? "a rated" : "a casual"} ${game.title} table of ${seats}`;
       wait(await post("/api/queue", body), label);
-    } catch (err) { fail(err); }
+      playing.hidden = true;
+    } catch (err) {
+      const matchId = err instanceof ApiError && err.code === "queue/already_playing" && err.error.match_id;
+      if (!matchId) { fail(err); return; }
+      put(playing, "You are still playing a match. Finish it (or resign) before you look for another: ",
+        h("a#qp-rejoin", { href: `/table/${matchId}`, "data-link": "" }, "Rejoin it"), ".");
+      playing.hidden = false;
+    }
   }
   cancel.addEventListener("click", async () => {
     const current = ticket;

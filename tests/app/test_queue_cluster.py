@@ -76,3 +76,28 @@ async def test_a_rematch_is_accepted_through_two_processes(
     await bob_feed.close()
     await api_one.close()
     await api_two.close()
+
+
+async def test_no_process_queues_or_pairs_a_player_seated_in_a_match_another_serves(
+    cluster: NodeFactory,  # noqa: F811
+) -> None:
+    one, two = cluster(), cluster()
+    api_one, api_two = Api(one), Api(two)
+    ann, bob, cat = (
+        await api_one.guest("ann"),
+        await api_two.guest("bob"),
+        await api_one.guest("cat"),
+    )
+    control: dict[str, Any] = {"turn_ms": 31_000}
+    first = await queue(api_one, ann, time_control=control)
+    match_id = await api_two.table("tally", [ann, cat])  # served by process two
+    refused = await api_one.post("/api/queue", ann, {"game": "ambush", "seats": 2})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"]["match_id"] == match_id
+    # Ann's earlier ticket (taken by process one) is passed over by whichever process pairs.
+    second = await queue(api_two, bob, time_control=control)
+    await asyncio.sleep(1.5)  # a few pairing rounds
+    assert (await api_two.get(f"/api/queue/{first['ticket']}", ann)).json()["status"] == "waiting"
+    assert (await api_one.get(f"/api/queue/{second['ticket']}", bob)).json()["status"] == "waiting"
+    await api_one.close()
+    await api_two.close()

@@ -1,6 +1,6 @@
 """Quick play in Chromium: two browsers click "Play now", wait (one cancels once first), meet
-at one table; one resigns and both accept the rematch from the result screen, which takes
-them to a new match."""
+at one table; back on the start page, Play now is refused with a link back to that table; one
+resigns and both accept the rematch from the result screen, which takes them to a new match."""
 
 from __future__ import annotations
 
@@ -52,6 +52,17 @@ def test_two_browsers_play_now_meet_and_rematch(
         page.wait_for_function("() => window.__rampart && window.__rampart.view", timeout=TIMEOUT)
     seats = {page.evaluate("() => window.__rampart.seat") for page in (ann, bob)}
     assert seats == {0, 1}
+
+    # Seated there, Play now is refused with a link back to the table.
+    ann.goto(server_url + "/")
+    ann.click("#qp-ambush-2")
+    rejoin = f"#qp-playing:not([hidden]) a#qp-rejoin[href='/table/{first}']"
+    ann.wait_for_selector(rejoin, timeout=TIMEOUT)
+    ann.screenshot(path=str(artifacts / "quickplay-already-playing.png"), full_page=True)
+    assert ann.is_visible("#qp-waiting") is False
+    ann.click("#qp-rejoin")
+    ann.wait_for_url(re.compile(rf"/table/{first}$"), timeout=TIMEOUT)
+    ann.wait_for_function("() => window.__rampart && window.__rampart.view", timeout=TIMEOUT)
 
     ann.click("#resign-button")
     for page in (ann, bob):
