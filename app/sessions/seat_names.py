@@ -3,7 +3,7 @@ the seat's castle name beside it (for the welcome; everyone at a table may know 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -14,13 +14,18 @@ from app.sessions.bots import EXTRA_BOT_KINDS, parse_bot_spec
 from app.sessions.commands import SeatInfo
 
 
+async def account_names(db: AsyncSession, rows: Iterable[MatchSeat]) -> dict[int, str]:
+    """The name of each account seated in ``rows`` (one query), by account id."""
+    ids = {row.account_id for row in rows if row.account_id is not None}
+    if not ids:
+        return {}
+    result = await db.execute(select(Account.id, Account.name).where(Account.id.in_(ids)))
+    return {account_id: name for account_id, name in result.tuples()}
+
+
 async def seat_infos(db: AsyncSession, rows: Sequence[MatchSeat]) -> list[SeatInfo]:
     """The match's seats with each seated account's name."""
-    ids = {row.account_id for row in rows if row.account_id is not None}
-    names: dict[int, str] = {}
-    if ids:
-        result = await db.execute(select(Account.id, Account.name).where(Account.id.in_(ids)))
-        names = {account_id: name for account_id, name in result.tuples()}
+    names = await account_names(db, rows)
     return [
         SeatInfo(
             row.account_id,

@@ -30,6 +30,13 @@ async def test_the_welcome_names_each_seat_by_player_beside_its_castle(
     assert players[2]["bot"] == {"kind": "heuristic", "level": "hard"}
     assert players[2]["castle"] == welcome["names"][2]
     await bob.close()
+    # The match's REST record (History, Rejoin, the match page) names the players too.
+    record = (await api.get(f"/api/matches/{match_id}")).json()
+    seats = [(s["player"], s["name"], s["bot"]) for s in record["seats"]]
+    assert seats[:2] == [("Ada Names", "Yarrowdale", None), ("Bob Names", "Bob Names", None)]
+    assert seats[2][0] is None and seats[2][2] == "heuristic"
+    listed = (await api.get("/api/matches", player=record["seats"][0]["account_id"])).json()
+    assert [s["player"] for s in listed["matches"][0]["seats"]][:2] == ["Ada Names", "Bob Names"]
 
 
 def test_bot_seats_are_told_by_kind_and_level() -> None:

@@ -27,6 +27,7 @@ from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
 from app.sessions import wire
 from app.sessions.bots import parse_bot_spec
+from app.sessions.seat_names import account_names
 from engines import registry
 from engines.base import events_for
 from engines.playout import apply_entry
@@ -37,20 +38,26 @@ router = APIRouter(prefix="/api/matches", tags=["matches"])
 HIDDEN_OPTIONS = frozenset({"deck", "decks"})
 
 
-def seat_json(seat: MatchSeat) -> dict[str, Any]:
-    """A seat; a bot's stored spec (``heuristic:hard``) is shown as its kind and difficulty."""
+def seat_json(seat: MatchSeat, player: str | None = None) -> dict[str, Any]:
+    """A seat; a bot's stored spec (``heuristic:hard``) is shown as its kind and difficulty.
+    ``name`` is the seat's castle name, ``player`` the seated account's name (None: a bot)."""
     kind, difficulty = parse_bot_spec(seat.bot) if seat.bot else (None, None)
     return {
         "seat": seat.seat,
         "account_id": seat.account_id,
         "name": seat.name,
+        "player": player,
         "bot": kind,
         "difficulty": difficulty,
         "ledger_delta": seat.ledger_delta,
     }
 
 
-def match_json(match: Match, seats: list[MatchSeat]) -> dict[str, Any]:
+def match_json(
+    match: Match, seats: list[MatchSeat], players: dict[int, str] | None = None
+) -> dict[str, Any]:
+    """A match; ``players``: the seated accounts' names by id (``account_names``)."""
+    names = players or {}
     finished = match.status != "running"
     options = (
         match.options
@@ -62,7 +69,10 @@ def match_json(match: Match, seats: list[MatchSeat]) -> dict[str, Any]:
         "game": match.game,
         "status": match.status,
         "rated": match.rated,
-        "seats": [seat_json(seat) for seat in seats],
+        "seats": [
+            seat_json(seat, names.get(seat.account_id) if seat.account_id else None)
+            for seat in seats
+        ],
         "options": options,
         "time_control": match.time_control,
         "started_at": match.started_at.isoformat(),
@@ -99,7 +109,9 @@ async def list_matches(
     spec = MatchFilter(game, player, status, since, until, limit, offset)
     total, matches = await repo.search(spec)
     seats = await repo.seats_of([m.id for m in matches])
-    return {"total": total, "matches": [match_json(m, seats.get(m.id, [])) for m in matches]}
+    players = await account_names(db, [s for rows in seats.values() for s in rows])
+    found = [match_json(m, seats.get(m.id, []), players) for m in matches]
+    return {"total": total, "matches": found}
 
 
 @router.get("/{match_id}", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS])
@@ -107,7 +119,8 @@ async def get_match(match_id: IdPath, db: SessionDep) -> dict[str, Any]:
     """One match with seats, result and ledger changes; refuses ``match/not_found``."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
-    data = match_json(match, await repo.seats(match_id))
+    seats = await repo.seats(match_id)
+    data = match_json(match, seats, await account_names(db, seats))
     # A tournament's table: its result leads back to the tournament (None: no tournament).
     data["tournament_id"] = await db.scalar(
         select(Pairing.tournament_id).where(Pairing.match_id == match_id)
