@@ -225,11 +225,44 @@ class MatchRepository:
         result = await self.session.execute(query.order_by(MatchAction.version))
         return list(result.scalars())
 
+    async def actions_page(self, match_id: int, after: int, limit: int) -> list[MatchAction]:
+        """Up to ``limit`` log rows of the match after version ``after``, in order."""
+        query = (
+            select(MatchAction)
+            .where(MatchAction.match_id == match_id, MatchAction.version > after)
+            .order_by(MatchAction.version)
+            .limit(limit)
+        )
+        result = await self.session.execute(query)
+        return list(result.scalars())
+
+    async def latest_version(self, match_id: int) -> int:
+        """The match's last logged version (0: nothing logged yet), read from the log's key."""
+        query = select(func.max(MatchAction.version)).where(MatchAction.match_id == match_id)
+        return int(await self.session.scalar(query) or 0)
+
+    async def entries(
+        self, match_id: int, after: int, upto: int
+    ) -> list[tuple[int | None, dict[str, Any], int]]:
+        """The log entries ``(seat, action, at_ms)`` of versions ``after + 1`` to ``upto``
+        in order: what a replay applies, without the events."""
+        query = (
+            select(MatchAction.seat, MatchAction.action, MatchAction.at_ms)
+            .where(
+                MatchAction.match_id == match_id,
+                MatchAction.version > after,
+                MatchAction.version <= upto,
+            )
+            .order_by(MatchAction.version)
+        )
+        result = await self.session.execute(query)
+        return [(seat, action, at_ms) for seat, action, at_ms in result.all()]
+
     async def running(self) -> list[tuple[int, int]]:
         """Every unfinished match as ``(id, started_wall_ms)``, oldest first."""
         query = select(Match.id, Match.started_wall_ms).where(Match.status == "running")
         result = await self.session.execute(query.order_by(Match.id))
-        return [(match_id, started) for match_id, started in result.tuples()]
+        return [(match_id, started) for match_id, started in result.all()]
 
     async def search(self, spec: MatchFilter) -> tuple[int, list[Match]]:
         query = select(Match)

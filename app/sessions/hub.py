@@ -21,6 +21,7 @@ from app.sessions import wire
 from app.sessions.bots import BotSeat, make_bot, replan_all
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History
+from app.sessions.reads import MatchReads
 from app.sessions.seat_names import seat_infos
 from app.sessions.session import GameSession
 from app.sessions.timecontrol import TimeControl, TurnClocks
@@ -98,6 +99,8 @@ class Hub:
         # Called with the match id once a match's result is written (ladders, tournaments).
         self.finish_listeners: list[Callable[[int], None]] = []
         self.placement: Placement | None = None
+        # A match's state for REST readers: from its live session, or rebuilt from snapshots.
+        self.reads = MatchReads(self)
 
     async def start(self) -> None:
         """Rebuild every unfinished match by replaying its log, and start its task."""

@@ -20,7 +20,7 @@ async def account_names(db: AsyncSession, rows: Iterable[MatchSeat]) -> dict[int
     if not ids:
         return {}
     result = await db.execute(select(Account.id, Account.name).where(Account.id.in_(ids)))
-    return {account_id: name for account_id, name in result.tuples()}
+    return {account_id: name for account_id, name in result.all()}
 
 
 async def seat_infos(db: AsyncSession, rows: Sequence[MatchSeat]) -> list[SeatInfo]:

@@ -22,15 +22,13 @@ from app.api.params import (
     VersionQuery,
 )
 from app.api.throttles import ANONYMOUS_READS
-from app.db.models import Account, Match, MatchSeat, Pairing
+from app.db.models import Account, Match, MatchAction, MatchSeat, Pairing
 from app.db.repositories import MatchFilter, MatchRepository
-from app.errors import NotFound
 from app.sessions import wire
 from app.sessions.bots import parse_bot_spec
+from app.sessions.reads import MatchReads
 from app.sessions.seat_names import account_names
-from engines import registry
 from engines.base import events_for
-from engines.playout import apply_entry
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -115,7 +113,7 @@ async def list_matches(
 
 
 @router.get("/{match_id}", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS])
-async def get_match(match_id: IdPath, db: SessionDep) -> dict[str, Any]:
+async def get_match(match_id: IdPath, request: Request, db: SessionDep) -> dict[str, Any]:
     """One match with seats, result and ledger changes; refuses ``match/not_found``."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
@@ -126,8 +124,8 @@ async def get_match(match_id: IdPath, db: SessionDep) -> dict[str, Any]:
         select(Pairing.tournament_id).where(Pairing.match_id == match_id)
     )
     if match.status == "running":
-        actions = await repo.actions(match_id)
-        data["version"] = actions[-1].version if actions else 0
+        reads: MatchReads = request.app.state.hub.reads
+        data["version"] = await reads.latest(repo, match)
     return data
 
 
@@ -152,37 +150,48 @@ async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
     dependencies=[ANONYMOUS_READS],
 )
 async def get_events(
-    match_id: IdPath, db: SessionDep, viewer: OptionalPlayer, seat: SeatQuery = None
+    match_id: IdPath,
+    request: Request,
+    db: SessionDep,
+    viewer: OptionalPlayer,
+    seat: SeatQuery = None,
 ) -> StreamingResponse:
     """The event log as NDJSON, one version per line. While the match runs it is redacted for
-    the requester (their seat's events; others' actions left out); after the end, complete."""
+    the requester (their seat's events; others' actions left out); after the end, complete.
+    Each line is encoded once per audience and kept (``app.sessions.log_reads``)."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
     seats = await repo.seats(match_id)
-    rows = await repo.actions(match_id)
     complete = match.status != "running"
     as_seat = viewer_seat(seats, viewer, seat)
 
-    async def lines() -> AsyncIterator[str]:
-        head: dict[str, Any] = {"version": 0, "type": "setup", "game": match.game}
-        head["seats"] = [seat_json(s) for s in seats]
+    def encode(row: MatchAction) -> str:
+        line: dict[str, Any] = {
+            "version": row.version,
+            "at_ms": row.at_ms,
+            "seat": row.seat,
+            "cause": row.cause,
+        }
         if complete:
-            head.update(seed=match.seed, options=match.options)
+            line.update(action=row.action, events=row.events, arbitration=row.arbitration)
+        else:
+            if row.seat is not None and row.seat == as_seat:
+                line["action"] = row.action
+            line["events"] = events_for(row.events, as_seat)
+        return wire.dumps(line) + "\n"
+
+    reads: MatchReads = request.app.state.hub.reads
+    audience = "complete" if complete else ("seat", as_seat)
+    chunks = await reads.logs.lines(repo, match_id, audience, encode)
+    head: dict[str, Any] = {"version": 0, "type": "setup", "game": match.game}
+    head["seats"] = [seat_json(s) for s in seats]
+    if complete:
+        head.update(seed=match.seed, options=match.options)
+
+    async def lines() -> AsyncIterator[str]:
         yield wire.dumps(head) + "\n"
-        for row in rows:
-            line: dict[str, Any] = {
-                "version": row.version,
-                "at_ms": row.at_ms,
-                "seat": row.seat,
-                "cause": row.cause,
-            }
-            if complete:
-                line.update(action=row.action, events=row.events, arbitration=row.arbitration)
-            else:
-                if row.seat is not None and row.seat == as_seat:
-                    line["action"] = row.action
-                line["events"] = events_for(row.events, as_seat)
-            yield wire.dumps(line) + "\n"
+        for chunk in chunks:
+            yield chunk
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
@@ -195,31 +204,28 @@ async def get_events(
 )
 async def get_state(
     match_id: IdPath,
+    request: Request,
     db: SessionDep,
     viewer: OptionalPlayer,
     version: VersionQuery = None,
     seat: SeatQuery = None,
 ) -> dict[str, Any]:
-    """The match at ``version`` (default: the latest), rebuilt by replay: the requester's
-    view, and once the match is over the whole engine state too. Refuses ``match/no_version``."""
+    """The match at ``version`` (default: the latest): the requester's view, and once the
+    match is over the whole engine state too. The latest version of a match this process
+    plays comes from its live session; any other is rebuilt from the log, starting from a
+    snapshot kept by an earlier rebuild (``app.sessions.reads``). Refuses
+    ``match/no_version``."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
-    seats = await repo.seats(match_id)
-    rows = await repo.actions(match_id, upto=version)
-    latest = rows[-1].version if rows else 0
-    if version is not None and version > latest:
-        raise NotFound("match/no_version", f"match {match_id} has no version {version}")
-    engine = registry.get(match.game)
-    state = engine.setup(match.seat_count, match.seed, dict(match.options))
-    for row in rows:
-        apply_entry(engine, state, (row.seat, row.action, row.at_ms))
-    as_seat = viewer_seat(seats, viewer, seat)
+    as_seat = viewer_seat(await repo.seats(match_id), viewer, seat)
+    reads: MatchReads = request.app.state.hub.reads
+    seen = await reads.seen(repo, match, version, as_seat, whole=match.status != "running")
     data: dict[str, Any] = {
         "match_id": match_id,
-        "version": latest,
+        "version": seen.version,
         "seat": as_seat,
-        "view": engine.view(state, as_seat),
+        "view": seen.view,
     }
-    if match.status != "running":
-        data["state"] = engine.to_json(state)
+    if seen.state is not None:
+        data["state"] = seen.state
     return data
