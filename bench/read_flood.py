@@ -45,6 +45,17 @@ from bench.loadgen.flood import FloodProcess, play_long
 from bench.loadgen.probes import free_port, percentile
 from bench.loadgen.servers import ROOT, rampart_running, wait_up
 
+# Per-address and per-account limits off (a server without them ignores these): this bench
+# measures what the reads cost, not how many of them a limit lets through.
+UNLIMITED = {
+    "RAMPART_ACCOUNT_ADDRESS_LIMIT": "",
+    "RAMPART_TABLE_ACCOUNT_LIMIT": "",
+    "RAMPART_TABLE_ADDRESS_LIMIT": "",
+    "RAMPART_READ_ADDRESS_LIMIT": "",
+    "RAMPART_OPEN_TABLES_PER_ACCOUNT": "0",
+    "RAMPART_SOCKETS_PER_ADDRESS": "0",
+}
+
 
 async def opened(args: argparse.Namespace, base: str, worker: int) -> Run:
     """``--matches`` live tally matches opened and connected; ``worker`` 0 or 1 picks the even
@@ -114,10 +125,11 @@ async def run_bench(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     root = Path(args.server_root).resolve() if args.server_root else ROOT
-    with rampart_running(port, None, None, root) as process:
+    with rampart_running(port, None, UNLIMITED, root) as process:
         await wait_up(base, process)
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-            long_running, finished = [], []
+            long_running: list[int] = []
+            finished: list[int] = []
             for k in range(args.long):
                 for finish, kept in ((False, long_running), (True, finished)):
                     match_id, tokens = await play_long(
@@ -130,9 +142,9 @@ async def run_bench(args: argparse.Namespace) -> dict[str, Any]:
         flood_run = await opened(args, base, 1)
         live = sorted({int(seat.url.rsplit("/", 1)[1]) for seat in flood_run.seats})
         paths = read_paths(long_running, finished, live, me["id"])
-        reading_s = args.warmup + args.seconds + 1
+        reading_s = args.warmup + args.seconds + 0.5
         flooder = FloodProcess(base, paths, args.flooders, args.rate, reading_s, args.versions)
-        await asyncio.sleep(1.0)  # the flood's process started and reading
+        await flooder.start()
         flooded = await measured(flood_run, args.warmup)
         reads = await flooder.result()
     return {

@@ -3,7 +3,7 @@
 ``play_long`` plays one 4-seat tally table as fast as the server answers until it has the
 versions asked for (then, if asked, three seats resign and the match is over), so that a
 read which replays or scans the log has a long one to work on. ``flood`` runs in a process of
-its own (``flood_process``), so its work never delays the move clients' own loop: ``clients``
+its own (``FloodProcess``), so its work never delays the move clients' own loop: ``clients``
 anonymous HTTP clients, each sending its next read when the last one is answered and no
 sooner than ``1 / rate`` seconds after it sent that one (``rate`` 0: no pause).
 """
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,6 +26,7 @@ from bench.loadgen.lobbies import open_table
 from bench.loadgen.probes import percentile
 
 SEATS = 4
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def play_long(
@@ -134,12 +136,9 @@ async def flood(
     }
 
 
-def _flood_main(args: tuple[Any, ...], out: Any) -> None:
-    out.put(asyncio.run(flood(*args)))
-
-
 class FloodProcess:
-    """``flood`` in a process of its own, started now; ``result`` waits for its report."""
+    """``flood`` in a process of its own (``python -m bench.loadgen.flood``, its arguments as
+    JSON on stdin, its report as JSON on stdout); ``start`` returns once it is reading."""
 
     def __init__(
         self,
@@ -150,13 +149,41 @@ class FloodProcess:
         seconds: float,
         top: int,
     ) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._out = context.Queue()
-        args = (base, paths, clients, rate, seconds, top)
-        self._process = context.Process(target=_flood_main, args=(args, self._out), daemon=True)
-        self._process.start()
+        self._args = [base, paths, clients, rate, seconds, top]
+        self._process: asyncio.subprocess.Process | None = None
 
-    async def result(self, timeout_s: float = 120) -> dict[str, Any]:
-        report: dict[str, Any] = await asyncio.to_thread(self._out.get, True, timeout_s)
-        await asyncio.to_thread(self._process.join, 10)
+    async def start(self) -> None:
+        self._process = process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.loadgen.flood",
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps(self._args).encode() + b"\n")
+        await process.stdin.drain()
+        process.stdin.close()
+        if (await process.stdout.readline()).strip() != b"reading":
+            raise RuntimeError("the flood process did not start")
+
+    async def result(self) -> dict[str, Any]:
+        assert self._process is not None and self._process.stdout is not None
+        out = await self._process.stdout.read()
+        if await self._process.wait() != 0:
+            raise RuntimeError(f"the flood process failed ({self._process.returncode})")
+        report: dict[str, Any] = json.loads(out)
         return report
+
+
+def main() -> None:
+    """The flood process: arguments from stdin; says ``reading``, then prints its report."""
+    base, paths, clients, rate, seconds, top = json.loads(sys.stdin.readline())
+    print("reading", flush=True)
+    paths = [(kind, path) for kind, path in paths]
+    print(json.dumps(asyncio.run(flood(base, paths, clients, rate, seconds, top))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
