@@ -5,10 +5,14 @@ import { ApiError, get, session } from "./api.js";
 import { clear, h, put, signed, toast, when } from "./dom.js";
 import { createReplay } from "./replay.js";
 import { resultWords } from "./result.js";
+import { botName, recordSeatLabel } from "./seats.js";
 import { gameTitle } from "./tournaments.js";
 
 const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
-const seatName = (match, seat) => ((match.seats || []).find((s) => s.seat === seat) || {}).name || `Seat ${seat + 1}`;
+const seatName = (match, seat) => {
+  const found = (match.seats || []).find((s) => s.seat === seat);
+  return found ? recordSeatLabel(found) : `Seat ${seat + 1}`;
+};
 
 function winners(match) {
   const placings = match.result && match.result.placings;
@@ -58,7 +62,7 @@ export function mountHistory(root) {
       for (const m of data.matches) {
         table.append(h("tr", { "data-match": m.id },
           h("td", h("a", { href: `/matches/${m.id}`, "data-link": "" }, `#${m.id}`)),
-          h("td", gameTitle(m.game)), h("td", m.seats.map((s) => s.name).join(" vs ")),
+          h("td", gameTitle(m.game)), h("td", m.seats.map(recordSeatLabel).join(" vs ")),
           h("td", h("span.tag", { class: `status-${m.status}` }, m.status)),
           h("td", winners(m) || (m.status === "running" ? liveLink(m) : "")),
           h("td.muted", when(m.started_at))));
@@ -123,7 +127,7 @@ export function mountMatch(root, navigate, matchId) {
     const m = match;
     const live = m.status === "running";
     const rows = m.seats.map((s) => h("tr", { "data-seat": s.seat },
-      h("td", `${s.seat + 1}`), h("td", s.name), h("td", s.bot ? `${s.bot} bot` : "player"),
+      h("td", `${s.seat + 1}`), h("td", recordSeatLabel(s)), h("td", s.bot ? botName(s.bot, s.difficulty) : "player"),
       h("td", placeOf(m, s.seat)), h("td.delta", m.rated ? signed(s.ledger_delta) : "")));
     put(summary, 
       h("h1", `Match #${m.id} — ${gameTitle(m.game)}`),

@@ -4,6 +4,7 @@ import { add, clear, h, icon, put, toast } from "./dom.js";
 import { learnPanel } from "./learn/panel.js";
 import { howtoLink } from "./learn/howto.js";
 import { watchLobbies } from "./lobbyfeed.js";
+import { recordSeatLabel } from "./seats.js";
 
 const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
 const gameTitle = (id) => GAME_TITLES[id] || id;
@@ -130,7 +131,7 @@ export function mountHome(root, navigate) {
       if (!data.matches.length) return;
       running.hidden = false;
       put(running, h("h2", "Your matches in progress"), h("ul.tables", data.matches.map((m) =>
-        h("li.table-row", h("div.table-info", h("strong", gameTitle(m.game)), h("span.muted", ` ${m.seats.map((s) => s.name).join(" vs ")}`)),
+        h("li.table-row", h("div.table-info", h("strong", gameTitle(m.game)), h("span.muted", ` ${m.seats.map(recordSeatLabel).join(" vs ")}`)),
           h("a.btn.btn-primary", { href: m.seats.some((s) => s.bot === "practice") ? `/practice/${m.game}/${m.id}` : `/table/${m.id}`, "data-link": "" }, "Rejoin")))));
     }).catch(() => {});
   }

@@ -52,9 +52,11 @@ function watch(matchId) {
 
 function draw(el, matchId, state) {
   const names = JSON.parse(el.dataset.names || "[]");
-  const who = (seats) => seats.map((s) => names[s] || `Seat ${s + 1}`).join(", ");
+  const mySeat = Number(el.dataset.seat);
+  // Whoever reads it is "you": a player never waits for himself under his castle's name.
+  const who = (seats) => seats.map((s) => (s === mySeat ? "you" : names[s] || `Seat ${s + 1}`)).join(", ");
   const offered = state && !state.expired && state.accepted;
-  const mine = offered && state.accepted.includes(Number(el.dataset.seat));
+  const mine = offered && state.accepted.includes(mySeat);
   put(el,
     h("button#rematch-offer.btn.btn-primary", { type: "button", disabled: mine, onclick: () => offer(matchId) },
       mine ? "Rematch offered" : offered ? "Accept the rematch" : "Rematch"),

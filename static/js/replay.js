@@ -2,6 +2,7 @@
 // legal actions and no send, and the feed tells every event up to it in the renderer's words.
 import { h, put, toast } from "./dom.js";
 import { rendererFor } from "./games/index.js";
+import { recordSeatLabel } from "./seats.js";
 
 const FLASH_MS = 1800;
 const FEED_LIMIT = 200; // older lines are summed up in one, as the live Chronicle keeps ~150
@@ -35,7 +36,7 @@ function phaseText(view, names) {
  * any other move starts its per-table state afresh and catches it up on every earlier event.
  */
 export function createReplay(stage, feed, { match, log }) {
-  const names = (match.seats || []).slice().sort((a, b) => a.seat - b.seat).map((s) => s.name);
+  const names = (match.seats || []).slice().sort((a, b) => a.seat - b.seat).map(recordSeatLabel);
   const lines = new Map(log.filter((line) => typeof line.version === "number").map((line) => [line.version, line]));
   const els = {
     board: h("div.board-wrap"), others: h("div.opponents"), me: h("div.me"),

@@ -6,7 +6,7 @@ import { rematchEl } from "./rematch.js";
 // Column heading and fates per game: Ember has players and stones, not castles.
 const WORDS = {
   ember: { who: "Player", standing: "in play", destroyed: "out", resigned: "resigned" },
-  default: { who: "Castle", standing: "standing", destroyed: "destroyed", resigned: "resigned" },
+  default: { who: "Player", standing: "standing", destroyed: "destroyed", resigned: "resigned" },
 };
 
 /** The words a result uses for ``game``. */

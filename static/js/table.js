@@ -8,6 +8,7 @@ import { keepFitted } from "./fit.js";
 import { rendererFor } from "./games/index.js";
 import { howtoLink } from "./learn/howto.js";
 import { resultEl } from "./result.js";
+import { seatLabels } from "./seats.js";
 import { MatchSocket } from "./socket.js";
 
 /**
@@ -106,7 +107,7 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
       case "welcome":
         t.welcomes = (t.welcomes || 0) + 1;
         t.resumed = !!message.resumed;
-        t.seat = message.seat; t.names = message.names || []; t.status = message.status;
+        t.seat = message.seat; t.names = seatLabels(message); t.status = message.status;
         t.clockBase.rate = message.clock_rate || 1; setClock(message.at_ms);
         applyState(message);
         // A fresh page, or a gap too old to resume: tell the story so far from the log.
