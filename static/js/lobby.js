@@ -1,6 +1,7 @@
 // The start page (account, open tables, create a table) and one table's room before the start.
 import { ApiError, ensureGuest, get, post, session } from "./api.js";
 import { add, clear, h, icon, put, toast } from "./dom.js";
+import { botLevelSelect, gameOptions } from "./gameoptions.js";
 import { learnPanel } from "./learn/panel.js";
 import { howtoLink } from "./learn/howto.js";
 import { watchLobbies } from "./lobbyfeed.js";
@@ -45,10 +46,6 @@ export function accountPanel(onChange) {
   return box;
 }
 
-function optionInput(id, label, attrs) {
-  return h("label.field", { for: id }, h("span", label), h("input", { id, ...attrs }));
-}
-
 /** The create-a-table form; calls onCreated(lobby). */
 function createForm(games, onCreated) {
   const game = h("select#new-game", { "aria-label": "game" }, games.map((g) => h("option", { value: g.id }, g.title)));
@@ -57,26 +54,19 @@ function createForm(games, onCreated) {
   const rated = h("select#new-rated", { "aria-label": "rated or casual" }, h("option", { value: "casual" }, "Casual"), h("option", { value: "rated" }, "Rated"));
   const turn = h("input#new-turn", { type: "number", min: 0, max: 3600, value: 0, "aria-label": "seconds per turn (0 = untimed)" });
   const timeout = h("select#new-timeout", { "aria-label": "on time-out" }, h("option", { value: "pass" }, "auto-play on time-out"), h("option", { value: "forfeit" }, "forfeit on time-out"));
-  const hp = optionInput("opt-castle-hp", "Castle HP", { type: "number", min: 1, max: 999, placeholder: "30" });
-  const hand = optionInput("opt-hand-size", "Hand size", { type: "number", min: 0, max: 26, placeholder: "5" });
-  const idle = optionInput("opt-idle", "Race idle end (ms)", { type: "number", min: 1, placeholder: "2000" });
   const first = h("select#opt-first", { "aria-label": "who starts" }, h("option", { value: "vote" }, "Best castle name starts"), h("option", { value: "random" }, "Random first player"));
   const advanced = h("textarea#opt-json", { rows: 3, placeholder: '{"deck": ["knight", ...]} — stack cards for puzzles', "aria-label": "advanced options as JSON" });
-  const ambushBox = h("fieldset.ambush-opts", h("legend", "Ambush! rules"), h("div.grid-fields", hp, hand, idle, h("label.field", h("span", "Who starts"), first)));
+  const rules = gameOptions("opt", { ambush: [h("label.field", h("span", "Who starts"), first)] });
   const syncGame = () => {
     const g = games.find((x) => x.id === game.value);
     if (g) { seats.min = g.min_seats; seats.max = g.max_seats; seats.value = Math.min(Math.max(Number(seats.value), g.min_seats), g.max_seats); }
-    ambushBox.hidden = game.value !== "ambush";
+    rules.show(game.value);
   };
   game.addEventListener("change", syncGame);
   syncGame();
   async function submit(ev) {
     ev.preventDefault();
-    const options = {};
-    const num = (el, name) => { const input = el.querySelector("input"); if (input.value !== "") options[name] = Number(input.value); };
-    if (game.value === "ambush") {
-      num(hp, "castle_hp"); num(hand, "hand_size"); num(idle, "ambush_idle_ms");
-    }
+    const options = rules.read(game.value);
     if (advanced.value.trim()) {
       try { Object.assign(options, JSON.parse(advanced.value)); } catch { toast("The advanced options are not valid JSON.", "error"); return; }
     }
@@ -99,7 +89,7 @@ function createForm(games, onCreated) {
       h("label.field", h("span", "Game"), game), h("label.field", h("span", "Seats"), seats),
       h("label.field", h("span", "Who may join"), privacy), h("label.field", h("span", "Ledger"), rated),
       h("label.field", h("span", "Seconds per turn (0: none)"), turn), h("label.field", h("span", "On time-out"), timeout)),
-    ambushBox,
+    rules.el,
     h("details", h("summary", "Advanced options"), advanced),
     h("button#create-button.btn.btn-primary", { type: "submit" }, "Create table"));
 }
@@ -240,7 +230,7 @@ export function mountLobby(root, navigate, lobbyId) {
     } else {
       if (isHost()) {
         const kind = h("select#bot-kind", { "aria-label": "bot kind" }, h("option", { value: "heuristic" }, "Heuristic bots"), h("option", { value: "random" }, "Random bots"));
-        const level = h("select#bot-difficulty", { "aria-label": "bot difficulty" }, h("option", { value: "easy" }, "Easy"), h("option", { value: "normal", selected: true }, "Normal"), h("option", { value: "hard" }, "Hard"));
+        const level = botLevelSelect("bot-difficulty");
         const free = lobby.members.some((m) => m.account_id === null && !m.bot);
         if (free) actions.append(kind, level, h("button#add-bots.btn", { onclick: () => act("bots", { kind: kind.value, difficulty: level.value }) }, "Fill empty seats with bots"));
         actions.append(h("button#start-button.btn.btn-primary", { disabled: free, onclick: start }, "Start the match"));

@@ -32,3 +32,34 @@ export function watchLobbies(onList, onLobby, onStatus = () => {}) {
   connect();
   return () => { stopped = true; if (ws) ws.close(); };
 }
+
+/** openFeed(onMessage, onOpen): the lobby websocket for any page, reconnecting by itself. It
+ * says hello (with the session's token when signed in) on every (re)connect and answers
+ * pings; onMessage(message) gets every other message, onOpen() runs after each (re)connect.
+ * Returns a stop function. */
+export function openFeed(onMessage, onOpen = () => {}) {
+  let ws = null;
+  let stopped = false;
+  let attempt = 0;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+    ws.onopen = () => {
+      attempt = 0;
+      ws.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
+      onOpen();
+    };
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "ping") ws.send(JSON.stringify({ type: "pong", nonce: message.nonce }));
+      else onMessage(message);
+    };
+    ws.onclose = () => {
+      if (stopped) return;
+      attempt += 1;
+      setTimeout(connect, Math.min(8000, 300 * 2 ** attempt));
+    };
+  }
+  connect();
+  return () => { stopped = true; if (ws) ws.close(); };
+}

@@ -1,5 +1,6 @@
 // The client's router: history-API routes to page modules; header and account badge.
 import { session } from "./api.js";
+import { refreshCalls, startCalls } from "./calls.js";
 import { h, clear, icon, put } from "./dom.js";
 import { mountHistory, mountMatch } from "./history.js";
 import { mountHowto } from "./learn/howto.js";
@@ -57,6 +58,7 @@ function route() {
     if (found) {
       cleanup = mount(...found.slice(1)) || (() => {});
       window.scrollTo(0, 0);
+      refreshCalls();
       return;
     }
   }
@@ -78,4 +80,5 @@ document.addEventListener("click", (ev) => {
 window.addEventListener("popstate", route);
 window.addEventListener("rampart:account", drawBadge);
 drawBadge();
+startCalls(navigate);
 route();

@@ -15,13 +15,16 @@ export function resultWords(game) {
 }
 
 /** The result dialog; ``record`` is GET /api/matches/{id} (null while it loads). Only a rated
- * match shows ledger changes: a casual one has none to show. */
-export function resultEl({ view, names, seat, record, matchId }) {
+ * match shows ledger changes: a casual one has none to show. ``score(seat)``: the seat's score
+ * in the game's words (HP, stones), ``ending``: how the match ended in words (the game's
+ * renderer gives both; without them no score column, and the bare reason). */
+export function resultEl({ view, names, seat, record, matchId, score = null, ending = null }) {
   const outcome = view.outcome;
   const words = resultWords(view.game);
   const deltas = {};
   if (record && record.seats) for (const s of record.seats) deltas[s.seat] = s.ledger_delta;
   const rated = record ? record.rated !== false : null;
+  const tournament = record ? record.tournament_id : null;
   const won = seat !== null && outcome.placings.length > 1 && outcome.placings[0].includes(seat);
   const fate = (s) => {
     const entry = outcome.seats && outcome.seats[s];
@@ -32,17 +35,22 @@ export function resultEl({ view, names, seat, record, matchId }) {
     : h("td.delta", { "data-seat": s }, record && record.seats ? signed(deltas[s]) : "…"));
   const rows = outcome.placings.flatMap((group, place) => group.map((s) =>
     h("tr", { class: s === seat ? "mine" : "" },
-      h("td", `${place + 1}.`), h("td", names[s] || `Seat ${s + 1}`), h("td", fate(s)), ledgerCell(s))));
+      h("td", `${place + 1}.`), h("td", names[s] || `Seat ${s + 1}`), h("td", fate(s)),
+      score ? h("td.score", { "data-seat": s }, score(s)) : null, ledgerCell(s))));
   const title = seat === null ? "Result" : won ? "Victory!" : outcome.placings.length === 1 ? "A draw" : "Defeat";
   return h("div.result", { role: "dialog", "aria-label": "result" },
     h("h2", title),
-    h("p.muted", `Ended: ${outcome.reason.replace(/_/g, " ")}${rated === false ? " · casual match, no ledger change" : ""}`),
+    h("p.muted.result-ending", `Ended: ${ending || outcome.reason.replace(/_/g, " ")}${rated === false ? " · casual match, no ledger change" : ""}`),
     h("table.result-table",
-      h("thead", h("tr", h("th", "#"), h("th", words.who), h("th", ""), rated === false ? null : h("th", "Ledger"))),
+      h("thead", h("tr", h("th", "#"), h("th", words.who), h("th", ""), score ? h("th", "Score") : null,
+        rated === false ? null : h("th", "Ledger"))),
       h("tbody", rows)),
-    seat === null ? null : rematchEl(matchId, names, seat),
+    // A tournament's table leads back to the tournament (its next round calls the player to
+    // his next table: static/js/calls.js); any other table offers a rematch.
+    seat === null || tournament ? null : rematchEl(matchId, names, seat),
     h("div.result-actions",
-      h("a.btn.btn-primary", { href: "/", "data-link": "" }, "Back to the lobby"),
+      tournament ? h("a#result-tournament.btn.btn-primary", { href: `/tournaments/${tournament}`, "data-link": "" }, "Back to the tournament") : null,
+      h("a.btn", { class: tournament ? "" : "btn-primary", href: "/", "data-link": "" }, "Back to the lobby"),
       h("a.btn", { href: `/matches/${matchId}`, "data-link": "" }, "Replay this match"),
       h("button.btn.btn-quiet", { onclick: (ev) => ev.target.closest(".result").classList.add("minimised") }, "Look at the table")));
 }

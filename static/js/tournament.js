@@ -2,6 +2,7 @@
 // their tables linking to matches, and standings with tiebreaks kept live by the lobby feed.
 import { ensureGuest, get, post, session } from "./api.js";
 import { h, icon, put, signed, when } from "./dom.js";
+import { botLevelSelect } from "./gameoptions.js";
 import { accountPanel } from "./lobby.js";
 import { watchTournaments } from "./tournamentfeed.js";
 import { FORMATS, STATUS_WORDS, fail, gameTitle, playerLink, timeControlText, tidy } from "./tournaments.js";
@@ -21,6 +22,7 @@ export function mountTournament(root, navigate, id) {
   const roundsBox = h("section#t-rounds.panel");
   // Kept across redraws: live news must not reset what the organiser is typing.
   const botKind = h("select#t-bot-kind", { "aria-label": "bot kind" }, h("option", { value: "heuristic" }, "Heuristic bots"), h("option", { value: "random" }, "Random bots"));
+  const botLevel = botLevelSelect("t-bot-level");
   const botCount = h("input#t-bot-count", { type: "number", min: 1, max: 64, value: 1, "aria-label": "how many bots" });
   put(root, h("div.tournament-page", head, controls,
     h("div.t-grid", h("div.col", standingsBox, roundsBox), h("div.col", entriesBox))));
@@ -90,7 +92,7 @@ export function mountTournament(root, navigate, id) {
       const org = h("div.room-actions.t-organiser", h("span.tag.tag-gold", "organiser"));
       if (t.status === "draft") org.append(h("button#t-open.btn.btn-primary", { disabled: busy, onclick: () => act("open", {}) }, "Open registration"));
       if (t.status === "registration" || t.status === "running") {
-        org.append(botCount, botKind, h("button#t-add-bots.btn", { disabled: busy, onclick: () => act("bots", { kind: botKind.value, count: Number(botCount.value) || 1 }) }, "Add bots"));
+        org.append(botCount, botKind, botLevel, h("button#t-add-bots.btn", { disabled: busy, onclick: () => act("bots", { kind: botKind.value, difficulty: botLevel.value, count: Number(botCount.value) || 1 }) }, "Add bots"));
       }
       if (t.status === "registration") {
         org.append(h("button#t-start.btn.btn-primary", { disabled: busy || t.entries.length < 2, onclick: () => act("start", {}) }, "Start the tournament"));

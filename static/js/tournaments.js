@@ -2,6 +2,7 @@
 // tournament, ladder and profile pages share.
 import { ApiError, ensureGuest, get, post, session } from "./api.js";
 import { clear, h, put, toast } from "./dom.js";
+import { gameOptions } from "./gameoptions.js";
 import { watchTournaments } from "./tournamentfeed.js";
 
 const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
@@ -40,10 +41,11 @@ function createForm(games, onCreated) {
   const timeout = h("select#t-timeout", { "aria-label": "on time-out" }, h("option", { value: "pass" }, "auto-play"), h("option", { value: "forfeit" }, "forfeit"));
   const grace = h("input#t-grace", { type: "number", min: 0, max: 3600, placeholder: "default", "aria-label": "grace seconds" });
   const rated = h("select#t-rated", { "aria-label": "rated or casual" }, h("option", { value: "rated" }, "Rated"), h("option", { value: "casual" }, "Casual"));
-  const options = h("textarea#t-options", { rows: 2, placeholder: '{"castle_hp": 20}', "aria-label": "game options as JSON" });
+  const rules = gameOptions("t-opt");
   const syncGame = () => {
     const g = games.find((x) => x.id === game.value);
     if (g) { size.min = g.min_seats; size.max = Math.min(4, g.max_seats); size.value = Math.min(Math.max(Number(size.value), g.min_seats), Number(size.max)); }
+    rules.show(game.value);
   };
   // Only Swiss seats more than two at a table or takes late players; a bracket sets its rounds.
   const syncFormat = () => {
@@ -62,16 +64,13 @@ function createForm(games, onCreated) {
     ev.preventDefault();
     const body = {
       name: name.value.trim() || null, game: game.value, format: format.value,
-      table_size: Number(size.value), rated: rated.value === "rated", options: {},
+      table_size: Number(size.value), rated: rated.value === "rated", options: rules.read(game.value),
       time_control: { on_timeout: timeout.value },
     };
     if (rounds.value !== "") body.rounds = Number(rounds.value);
     if (late.value !== "") body.late_join_until = Number(late.value);
     if (Number(turn.value) > 0) body.time_control.turn_ms = Number(turn.value) * 1000;
     if (grace.value !== "") body.time_control.grace_ms = Number(grace.value) * 1000;
-    if (options.value.trim()) {
-      try { body.options = JSON.parse(options.value); } catch { toast("The game options are not valid JSON.", "error"); return; }
-    }
     try {
       await ensureGuest(session.account ? session.account.name : "Organiser");
       onCreated(await post("/api/tournaments", body));
@@ -85,7 +84,7 @@ function createForm(games, onCreated) {
       field("Rounds (blank: auto)", rounds), field("Late join until round", late),
       field("Seconds per turn (0: none)", turn), field("On time-out", timeout),
       field("Disconnect grace (s)", grace), field("Ledger", rated)),
-    h("details", h("summary", "Game options"), options),
+    rules.el,
     h("button#create-tournament-button.btn.btn-primary", { type: "submit" }, "Create tournament"));
 }
 

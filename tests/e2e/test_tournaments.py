@@ -102,9 +102,11 @@ def test_organiser_runs_a_swiss_tournament_to_final_standings(
     org.wait_for_selector(".t-round[data-round='1'] li.t-table >> nth=1", timeout=TIMEOUT)
     assert org.locator(".t-round[data-round='1'] .t-byes").count() == 1  # five players
     org.screenshot(path=str(artifacts / "tournament-round1.png"), full_page=True)
-    # Bram, unrated, is seeded last and sits out round 1; in round 2 his own table offers
-    # him his seat (or, once over, its history) while others' tables are for watching.
+    # Bram, unrated, is seeded last and sits out round 1; round 2 calls him to his table
+    # (static/js/calls.js). While it counts down, his own table offers him his seat (or, once
+    # over, its history) while others' tables are for watching.
     rival.wait_for_selector(".t-round[data-round='1'] .t-byes:has-text('Bram')", timeout=TIMEOUT)
+    rival.wait_for_selector("#call-notice.counting", timeout=40_000)
     own = rival.locator(".t-round[data-round='2'] li.t-table:has-text('Bram') a.t-match")
     own.wait_for(timeout=30_000)
     # Read link and label together: the table may finish (and redraw) between two reads.
