@@ -384,11 +384,12 @@ class EmberEngine:
         if state.seen_version != state.version:
             # The first view since the last change: the parts every seat's view shares.
             result = turns.outcome(state) if state.phase == "over" else None
-            refresh_views(
-                state,
-                sorted(self.to_act(state)),
-                result.to_json() if result is not None else None,
-            )
+            shown: dict[str, Any] | None = None
+            if result is not None:
+                # Every player's stones: public once the game is over (``game_over`` tells them).
+                scores = [turns.score(state, seat) for seat in range(state.seats)]
+                shown = {**result.to_json(), "scores": scores}
+            refresh_views(state, sorted(self.to_act(state)), shown)
         return build_view(state, seat)
 
     def outcome(self, state: EmberState) -> Outcome | None:

@@ -244,7 +244,10 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     const fallback = t.renderer && t.renderer.castleNames ? t.renderer.castleNames(v) : [];
     const names = t.names.length ? t.names : fallback;
     const record = t.result && t.result.seats ? t.result : null;
-    add(els.overlay, resultEl({ view: v, names, seat: t.seat, record, matchId }));
+    const r = t.renderer;
+    const score = r && r.resultScore ? (s) => r.resultScore(v, s) : null;
+    const ending = r && r.resultReason ? r.resultReason(v.outcome.reason) : null;
+    add(els.overlay, resultEl({ view: v, names, seat: t.seat, record, matchId, score, ending }));
   }
 
   function tick() {

@@ -233,6 +233,14 @@ function renderButtons(ctx) {
     h("button#pass-button.btn", { onclick: () => pass(ctx), disabled: !canPass(ctx), title: "Skip playing a card (key P)", "aria-keyshortcuts": "P" }, "Pass"));
 }
 
+// How an Ambush! match ends (the engine's reasons). Stalling is a house rule: it looks at
+// cards played from a hand, not at the deck, which may still hold many cards.
+const ENDINGS = {
+  last_castle: "the last castle standing wins",
+  all_destroyed: "every castle fell at once",
+  stalled: "stalled: two whole rounds passed without a card played from a hand (house rule), so the highest HP wins",
+};
+
 export default {
   id: "ambush",
   title: "Ambush!",
@@ -250,6 +258,16 @@ export default {
 
   castleNames(view) {
     return (view.castles || []).map((c) => c.name);
+  },
+
+  // The result dialog: each castle's HP at the end, and how the match ended in words.
+  resultScore(view, seat) {
+    const castle = (view.castles || [])[seat];
+    return castle ? `${castle.hp} HP` : "";
+  },
+
+  resultReason(reason) {
+    return ENDINGS[reason] || null;
   },
 
   prompt(ctx) {

@@ -338,6 +338,8 @@ export default {
     if (el) el.textContent = countdown(ctx);
   },
   castleNames: (view) => view.names || [],
+  // The result dialog: the HP left in the Castle of each seat's side.
+  resultScore: (view, seat) => (view.castle_hp ? `${view.castle_hp[sideOf(seat)]} HP` : ""),
   describeEvent: (event, ctx) => {
     if (ctx && ctx.view) learn(ctx.view, ctx.ui);
     return describeEvent(event, ctx);

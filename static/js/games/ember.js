@@ -340,4 +340,10 @@ export default {
   onEvents,
   tick,
   castleNames: (view) => (view.players || []).map((p) => p.name),
+  // The result dialog: each player's ember stones (told to everyone once the game is over).
+  resultScore: (view, seat) => {
+    const scores = view.outcome && view.outcome.scores;
+    if (!scores || scores[seat] === undefined) return "";
+    return `${scores[seat]} ${scores[seat] === 1 ? "stone" : "stones"}`;
+  },
 };

@@ -250,7 +250,7 @@ function handEl(ctx) {
   const s = ui(ctx).sel;
   const cards = v.phase === "setup" ? v.aside || [] : v.hand || [];
   const clickable = myTurn(ctx);
-  const row = h("div.hand.rp-hand", { role: "list", "aria-label": "your hand" });
+  const row = h("div.hand.rp-hand", { role: "group", "aria-label": "your hand" });
   cards.forEach((id, i) => {
     const classes = [s && s.card === id ? "selected" : "", s && s.pay.includes(id) ? "paying" : ""].join(" ").trim();
     const attrs = { "data-card": id, "data-kind": kindOf(id), class: classes, style: { "--i": i, "--n": cards.length } };
@@ -296,6 +296,12 @@ export default {
 
   castleNames(view) {
     return view.players.map((p) => p.name);
+  },
+
+  // The result dialog: the cards left in each player's Castle and Gate.
+  resultScore(view, seat) {
+    const player = (view.players || [])[seat];
+    return player ? `Castle ${player.castle_size} · Gate ${player.gate_size}` : "";
   },
 
   prompt(ctx) {
