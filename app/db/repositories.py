@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import flag_modified
@@ -114,6 +114,11 @@ class SeatSpec:
     account_id: int | None
     bot: str | None
     name: str
+
+
+# ``search`` counts at most this many matches: a count walks every row that matches, on the
+# event loop (SQLite), and a count of a million rows would stall every live match.
+MATCH_COUNT_CAP = 10_000
 
 
 @dataclass
@@ -265,21 +270,28 @@ class MatchRepository:
         return [(match_id, started) for match_id, started in result.all()]
 
     async def search(self, spec: MatchFilter) -> tuple[int, list[Match]]:
-        query = select(Match)
+        """The matches of ``spec``'s page, newest first, and how many match, counted up to
+        ``MATCH_COUNT_CAP`` (from the ids alone)."""
+        wanted: list[ColumnElement[bool]] = []
         if spec.game:
-            query = query.where(Match.game == spec.game)
+            wanted.append(Match.game == spec.game)
         if spec.status:
-            query = query.where(Match.status == spec.status)
+            wanted.append(Match.status == spec.status)
         if spec.since:
-            query = query.where(Match.started_at >= spec.since)
+            wanted.append(Match.started_at >= spec.since)
         if spec.until:
-            query = query.where(Match.started_at < spec.until)
+            wanted.append(Match.started_at < spec.until)
         if spec.player is not None:
             seated = select(MatchSeat.match_id).where(MatchSeat.account_id == spec.player)
-            query = query.where(Match.id.in_(seated))
-        total = await self.session.scalar(select(func.count()).select_from(query.subquery()))
+            wanted.append(Match.id.in_(seated))
+        ids = select(Match.id).where(*wanted).limit(MATCH_COUNT_CAP).subquery()
+        total = await self.session.scalar(select(func.count()).select_from(ids))
         rows = await self.session.execute(
-            query.order_by(Match.id.desc()).limit(spec.limit).offset(spec.offset)
+            select(Match)
+            .where(*wanted)
+            .order_by(Match.id.desc())
+            .limit(spec.limit)
+            .offset(spec.offset)
         )
         return int(total or 0), list(rows.scalars())
 

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from app.__main__ import migrate
 from app.api.routes import matches as match_routes
 from app.config import Settings
+from app.db import repositories
 from app.main import create_app
 from app.sessions import commands
 from app.sessions.session import GameSession
@@ -67,13 +68,15 @@ class Table:
     """A two-seat tally match with secrets, its players' tokens, and moves made through the
     hub's session (as a socket would)."""
 
-    def __init__(self, app: FastAPI, client: httpx.AsyncClient) -> None:
-        self.app, self.client = app, client
+    def __init__(
+        self, app: FastAPI, client: httpx.AsyncClient, names: tuple[str, str] = ("Ann", "Bob")
+    ) -> None:
+        self.app, self.client, self.names = app, client, names
         self.tokens: list[str] = []
         self.match_id = 0
 
     async def open(self) -> Table:
-        for name in ("Ann", "Bob"):
+        for name in self.names:
             made = await self.client.post("/api/accounts", json={"name": name})
             self.tokens.append(made.json()["token"])
         options = {"secrets": True}
@@ -203,3 +206,20 @@ async def test_an_event_log_is_encoded_once_per_audience(
         anyone = (await table.get(path)).text
         assert redacted[32:] == [None] * 32 and '"secret"' not in anyone
         assert '"secret"' in first
+
+
+async def test_the_match_history_counts_up_to_a_cap_and_pages_no_deeper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(repositories, "MATCH_COUNT_CAP", 2)
+    monkeypatch.setattr(match_routes, "MATCH_COUNT_CAP", 2)
+    async with rampart(tmp_path) as (app, client):
+        for k in range(3):
+            await Table(app, client, (f"Ann{k}", f"Bob{k}")).open()
+        listed = (await client.get("/api/matches")).json()
+        assert listed["total"] == 2 and listed["total_capped"] is True
+        assert len(listed["matches"]) == 3  # the page itself is whole
+        one = (await client.get("/api/matches", params={"limit": 1, "offset": 2})).json()
+        assert len(one["matches"]) == 1
+        deep = await client.get("/api/matches", params={"offset": 10_001})
+        assert deep.status_code == 422 and deep.json()["error"]["code"] == "request/invalid"

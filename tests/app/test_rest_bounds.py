@@ -101,7 +101,7 @@ async def test_versions_offsets_players_and_seats_out_of_range_are_422(api: Api)
     invalid(await api.get("/api/matches", host, until="0.5"), "until")  # not an ISO date-time
     # In range they still work.
     assert (await api.get(f"/api/matches/{match_id}/state", host, version=0)).status_code == 200
-    assert (await api.get("/api/matches", host, offset=2**31 - 1)).json()["matches"] == []
+    assert (await api.get("/api/matches", host, offset=10_000)).json()["matches"] == []
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -16,14 +16,13 @@ from app.api.params import (
     IdPath,
     IdQuery,
     MomentQuery,
-    Offset,
     SeatQuery,
     StatusQuery,
     VersionQuery,
 )
 from app.api.throttles import ANONYMOUS_READS
 from app.db.models import Account, Match, MatchAction, MatchSeat, Pairing
-from app.db.repositories import MatchFilter, MatchRepository
+from app.db.repositories import MATCH_COUNT_CAP, MatchFilter, MatchRepository
 from app.sessions import wire
 from app.sessions.bots import parse_bot_spec
 from app.sessions.reads import MatchReads
@@ -31,6 +30,10 @@ from app.sessions.seat_names import account_names
 from engines.base import events_for
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+HistoryOffset = Annotated[
+    int, Query(ge=0, le=MATCH_COUNT_CAP, description="rows to skip (at most 10,000)")
+]
 
 # Options that stack hidden cards: shown only once the match is over.
 HIDDEN_OPTIONS = frozenset({"deck", "decks"})
@@ -101,15 +104,18 @@ async def list_matches(
     since: MomentQuery = None,
     until: MomentQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Offset = 0,
+    offset: HistoryOffset = 0,
 ) -> dict[str, Any]:
+    """The matches of the filters, newest first: ``total`` counts them up to 10,000
+    (``total_capped`` when it stopped there), and pages reach as deep (``offset`` at most
+    10,000): a count or an offset walks every row it passes."""
     repo = MatchRepository(db)
     spec = MatchFilter(game, player, status, since, until, limit, offset)
     total, matches = await repo.search(spec)
     seats = await repo.seats_of([m.id for m in matches])
     players = await account_names(db, [s for rows in seats.values() for s in rows])
     found = [match_json(m, seats.get(m.id, []), players) for m in matches]
-    return {"total": total, "matches": found}
+    return {"total": total, "total_capped": total >= MATCH_COUNT_CAP, "matches": found}
 
 
 @router.get("/{match_id}", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS])
