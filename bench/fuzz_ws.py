@@ -10,12 +10,16 @@ infinities, lists or objects where a string belongs, long strings, deep nesting)
 actions as they are and mutated (an extra field, a field replaced), and plain garbage text.
 A match that ends is replaced by a new one. Raw-frame cases run on their own connections
 (``RAW_CASES``: bad UTF-8, with a Close in the same write, fragments, a Close mid-fragment,
-binary, oversize). Meanwhile an honest tally match plays move after move.
+binary, oversize). Meanwhile an honest tally match plays move after move, and another address
+floods the server with cheap requests (``bench/floods.py``: new accounts, public tables,
+anonymous reads, lobby sockets that never say hello, stalled request heads; ``--no-floods``
+leaves them out), each of which must be refused or closed by its limit.
 
 Printed: messages sent, answers by code, unanswered messages, crashes (a socket closed 1011,
 or the server logging a failed session), tracebacks in the server log, and the honest match's
-moves and failures. The run is ok when crashes, tracebacks, unanswered messages and honest
-failures are all 0. ``tests/fault/test_ws_fuzz.py`` runs a CI-sized campaign.
+moves and failures, and what the floods were answered. The run is ok when crashes,
+tracebacks, unanswered messages, honest failures and flood problems are all 0.
+``tests/fault/test_ws_fuzz.py`` runs a CI-sized campaign.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ import websockets  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from bench.floods import FloodReport, FloodSize, flood  # noqa: E402
 from tests.app.support import Api, Server  # noqa: E402
 
 GAMES = ("ambush", "castles", "ember", "rampage")
@@ -61,7 +66,23 @@ ANSWER_WAIT_S = 5.0
 # rematch offer (news to all).
 QUIET = frozenset({"pong", "chat", "rematch"})
 GRAB_WAIT_S = 0.5  # a grab held in an Ambush! race is answered when decided, a resend never
-SERVER_ENV = {"RAMPART_RATE_PER_S": "100000", "RAMPART_RATE_BURST": "100000"}
+# The fuzzers' own message rate is not limited; the limits per address are small enough for
+# the floods (``bench/floods.py``) to meet them and large enough for the campaign's own tables.
+SERVER_ENV = {
+    "RAMPART_RATE_PER_S": "100000",
+    "RAMPART_RATE_BURST": "100000",
+    "RAMPART_ACCOUNT_ADDRESS_LIMIT": "120/minute",
+    "RAMPART_READ_ADDRESS_LIMIT": "100/minute",
+    "RAMPART_SOCKETS_PER_ADDRESS": "100",
+    "RAMPART_HELLO_TIMEOUT_S": "2",
+    "RAMPART_HEADER_TIMEOUT_S": "2",
+}
+# Floods from one address beside the campaign, at the size of the probe that found them
+# missing: 500 guests, 300 public tables, 300 silent sockets, 300 stalled request heads.
+FULL_FLOODS = FloodSize(
+    accounts=500, tables=300, reads=1000, silent_sockets=300, slowloris=300, deadline_s=6.0
+)
+FLOOD_ADDRESS = "192.0.2.99"
 
 # ----- the message set as hypothesis strategies ---------------------------------------------
 
@@ -258,6 +279,7 @@ class Report:
     matches: Counter[str] = field(default_factory=Counter)
     honest_moves: int = 0
     honest_failures: list[str] = field(default_factory=list)
+    floods: FloodReport | None = None
     seconds: float = 0.0
     drawing_s: float = 0.0
 
@@ -269,6 +291,7 @@ class Report:
             or self.unanswered
             or self.honest_failures
             or self.raw_wrong
+            or (self.floods is not None and self.floods.problems)
         )
 
     def lines(self) -> list[str]:
@@ -286,6 +309,7 @@ class Report:
             f"tracebacks in the server log: {self.tracebacks}",
             f"honest match beside it: {self.honest_moves} moves acknowledged, "
             f"{len(self.honest_failures)} failures {self.honest_failures[:3]}",
+            *(self.floods.lines() if self.floods is not None else []),
             "ok" if self.ok else "NOT OK",
         ]
         return out
@@ -483,9 +507,11 @@ async def campaign(
     seed_value: int,
     games: tuple[str, ...] = GAMES,
     pool_size: int = 5000,
+    floods: FloodSize | None = None,
 ) -> Report:
     """Fuzz ``messages`` messages over ``games`` (one fuzzing table each, concurrently) and
-    the raw-frame cases, beside an honest match; then count the server log's tracebacks."""
+    the raw-frame cases, beside an honest match and, with ``floods``, floods of cheap requests
+    from another address; then count the server log's tracebacks."""
     report = Report()
     rng = random.Random(seed_value)
     drawing = time.perf_counter()
@@ -497,6 +523,9 @@ async def campaign(
     started = time.perf_counter()
     stop = asyncio.Event()
     honest = asyncio.create_task(honest_match(server, api, report, stop))
+    flooding = None
+    if floods is not None:
+        flooding = asyncio.create_task(flood(server.http, FLOOD_ADDRESS, floods, "flood"))
     tables = [FuzzTable(server, api, game, report, random.Random(rng.random())) for game in games]
     for table in tables:
         await table.open()
@@ -514,6 +543,8 @@ async def campaign(
             report.raw_wrong.append(f"{name}: closed {code}, expected {expected}")
     for table in tables:
         await table.close()
+    if flooding is not None:
+        report.floods = await flooding
     stop.set()
     await honest
     await api.close()
@@ -531,13 +562,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--pool", type=int, default=5000, help="distinct hypothesis specs")
+    parser.add_argument("--no-floods", action="store_true", help="without the floods")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="rampart-fuzz-"))
     server = Server(f"sqlite+aiosqlite:///{folder}/rampart.db", dict(SERVER_ENV))
     server.start(folder)
     try:
         report = asyncio.run(
-            campaign(server, args.messages, args.seed, tuple(args.games.split(",")), args.pool)
+            campaign(
+                server,
+                args.messages,
+                args.seed,
+                tuple(args.games.split(",")),
+                args.pool,
+                None if args.no_floods else FULL_FLOODS,
+            )
         )
     finally:
         server.stop()

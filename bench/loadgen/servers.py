@@ -45,6 +45,12 @@ def rampart_running(
         # Bench clients never answer slowly enough to be cut off; floods are the point.
         "RAMPART_RATE_PER_S": "1000",
         "RAMPART_RATE_BURST": "1000",
+        # Every bench client speaks from 127.0.0.1, as real players do not: no limit per
+        # client address (a run opens thousands of accounts, tables and sockets).
+        "RAMPART_ACCOUNT_ADDRESS_LIMIT": "",
+        "RAMPART_TABLE_ADDRESS_LIMIT": "",
+        "RAMPART_READ_ADDRESS_LIMIT": "",
+        "RAMPART_SOCKETS_PER_ADDRESS": "0",
         **(extra_env or {}),
     }
     clean = False

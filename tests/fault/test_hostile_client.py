@@ -15,10 +15,19 @@ from pathlib import Path
 
 import pytest
 
+from bench.floods import FloodSize, flood
 from tests.app.support import Api, Client, Server
 from tests.fault.chaos_support import Duo, no_tracebacks, serving
 
 BIG = 10**30
+# Small limits, so that a small flood from one address meets every one of them.
+HOSTILE_LIMITS = {
+    "RAMPART_ACCOUNT_ADDRESS_LIMIT": "20/minute",
+    "RAMPART_READ_ADDRESS_LIMIT": "30/minute",
+    "RAMPART_SOCKETS_PER_ADDRESS": "20",
+    "RAMPART_HELLO_TIMEOUT_S": "1",
+    "RAMPART_HEADER_TIMEOUT_S": "1",
+}
 
 # Each of these crashed the whole session of its match (every socket closed 1011).
 CRASHERS: dict[str, tuple[str, str]] = {
@@ -137,6 +146,28 @@ async def test_a_finished_match_answers_hello_with_its_final_view_after_a_restar
             refusal = await client.wait_for("error", client_seq=seq)
             assert refusal["code"] == ("match/over" if token else "action/not_seated")
         no_tracebacks(server)
+
+
+async def test_floods_from_one_address_are_refused_and_play_goes_on(tmp_path: Path) -> None:
+    """Accounts, public tables, anonymous reads, silent sockets and stalled request heads
+    from one address, all at once, while an honest match plays from another."""
+    size = FloodSize(
+        accounts=40, tables=15, reads=40, silent_sockets=30, slowloris=20, deadline_s=4.0
+    )
+    async with serving(tmp_path, **HOSTILE_LIMITS) as (server, api):
+        duo = await Duo.start(server, api, ("ivy", "jo"))
+        flooding = asyncio.create_task(flood(server.http, "192.0.2.66", size))
+        while not flooding.done():
+            await duo.play(1)
+        report = flooding.result()
+        await duo.play(2)
+        still_open(duo)
+        no_tracebacks(server)
+    summary = "\n".join(report.lines())
+    assert not report.problems, summary
+    assert report.answers["tables"]["429 lobby/too_many_open"] >= 5, summary
+    assert report.socket_closes["4429"] >= 10 and report.socket_closes["4408"] >= 1, summary
+    assert len(report.slowloris_closed_s) == 20, summary
 
 
 # ----- raw frames ---------------------------------------------------------------------------
