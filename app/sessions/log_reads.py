@@ -4,8 +4,8 @@ A logged version never changes, and neither does what one audience (a seat, the 
 or everyone once the match is over) may read of it, so the encoded lines of a match's log
 are kept per audience and a later read encodes only the versions logged since. The first
 read of a long log reads it ``PAGE`` rows at a time, giving the event loop back between
-pages, under the same one-at-a-time gate as state rebuilds (``reads.py``); the lines kept
-are bounded in memory, least recently used dropped first.
+pages, taking turns with state rebuilds (``read_gate.py``); the lines kept are bounded in
+memory, least recently used dropped first.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from app.db.models import MatchAction
 from app.db.repositories import MatchRepository
+from app.sessions.read_gate import ReadGate
 
 PAGE = 256  # log rows read and encoded at a time
 KEPT_CHARS = 64 * 1024 * 1024  # encoded lines kept, all logs together
@@ -34,7 +35,7 @@ class _Lines:
 class LogLines:
     """Encoded log lines per (match, audience), kept under a bound on memory."""
 
-    def __init__(self, gate: asyncio.Semaphore, kept_chars: int = KEPT_CHARS) -> None:
+    def __init__(self, gate: ReadGate, kept_chars: int = KEPT_CHARS) -> None:
         self.gate = gate
         self.kept_chars = kept_chars
         self._kept: OrderedDict[tuple[int, Hashable], _Lines] = OrderedDict()
@@ -57,7 +58,7 @@ class LogLines:
             kept = _Lines()
         latest = await repo.latest_version(match_id)
         if kept.version < latest:
-            async with self.gate:
+            async with self.gate.turn():
                 while kept.version < latest:
                     rows = await repo.actions_page(match_id, after=kept.version, limit=PAGE)
                     # Another reader may have encoded some of them while this one waited.

@@ -5,10 +5,10 @@ it built for its own players). Any other version is rebuilt from the action log,
 rebuild keeps a snapshot of the state each ``every`` versions: the next rebuild of that
 match starts from the nearest snapshot at or below the version asked for, so it replays at
 most ``every - 1`` logged actions. A version once logged never changes, so a snapshot of a
-running match stays true. Rebuilds run one at a time (more wait their turn instead of
-sharing the CPU with the live matches) and give the event loop back between chunks of
-``every`` actions; snapshots are kept under a bound on memory, least recently used dropped
-first.
+running match stays true. Rebuilds take turns (``read_gate.py``: one at a time, a short line,
+then ``server/busy``) instead of sharing the CPU with the live matches, and give the event
+loop back between chunks of ``every`` actions; snapshots are kept under a bound on memory,
+least recently used dropped first.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from app.db.models import Match
 from app.db.repositories import MatchRepository
 from app.errors import NotFound
 from app.sessions.log_reads import LogLines
+from app.sessions.read_gate import ReadGate
 from app.sessions.session import GameSession
 from engines import registry
 from engines.base import Engine, State
@@ -32,7 +33,6 @@ from engines.playout import apply_entry
 
 SNAPSHOT_EVERY = 64  # versions between the snapshots kept of a rebuilt match
 KEPT_BYTES = 64 * 1024 * 1024  # encoded snapshots kept, all matches together
-REBUILDS_AT_ONCE = 1
 
 
 class Live(Protocol):
@@ -69,16 +69,16 @@ class MatchReads:
         *,
         every: int = SNAPSHOT_EVERY,
         kept_bytes: int = KEPT_BYTES,
-        at_once: int = REBUILDS_AT_ONCE,
+        gate: ReadGate | None = None,
     ) -> None:
         self.live = live
         self.every = every
         self.kept_bytes = kept_bytes
         self._kept: OrderedDict[int, _Snapshots] = OrderedDict()
         self._bytes = 0
-        self._gate = asyncio.Semaphore(at_once)
-        # Event logs as NDJSON text, encoded once per audience, under the same gate.
-        self.logs = LogLines(self._gate)
+        self.gate = gate or ReadGate()
+        # Event logs as NDJSON text, encoded once per audience, taking the same turns.
+        self.logs = LogLines(self.gate)
         self.replayed = 0  # logged actions applied by rebuilds, all told (tests, benches)
 
     def at_rest(self, match_id: int) -> GameSession | None:
@@ -124,7 +124,7 @@ class MatchReads:
         elif version > latest:
             raise NotFound("match/no_version", f"match {match.id} has no version {version}")
         engine = registry.get(match.game)
-        async with self._gate:
+        async with self.gate.turn():
             rebuilt = await self._state_at(repo, engine, match, version)
         return Seen(version, engine.view(rebuilt, seat), engine.to_json(rebuilt) if whole else None)
 

@@ -19,6 +19,7 @@ from app.config import Settings
 from app.db import repositories
 from app.main import create_app
 from app.sessions import commands
+from app.sessions.read_gate import ReadGate, ReadsBusy
 from app.sessions.session import GameSession
 from bench.tally.engine import TallyEngine
 from engines.base import events_for
@@ -223,3 +224,39 @@ async def test_the_match_history_counts_up_to_a_cap_and_pages_no_deeper(
         assert len(one["matches"]) == 1
         deep = await client.get("/api/matches", params={"offset": 10_001})
         assert deep.status_code == 422 and deep.json()["error"]["code"] == "request/invalid"
+
+
+async def test_rebuilding_reads_take_turns_and_a_full_line_is_refused_busy(
+    tmp_path: Path,
+) -> None:
+    gate = ReadGate(at_once=1, waiting=1)
+    release = asyncio.Event()
+    ran: list[str] = []
+
+    async def reader(name: str) -> None:
+        async with gate.turn():
+            ran.append(name)
+            await release.wait()
+
+    first, second = asyncio.create_task(reader("a")), asyncio.create_task(reader("b"))
+    await asyncio.sleep(0.01)
+    assert ran == ["a"] and gate.admitted == 2
+    with pytest.raises(ReadsBusy):
+        async with gate.turn():
+            pass
+    release.set()
+    await asyncio.gather(first, second)
+    assert ran == ["a", "b"] and gate.admitted == 0
+    # Over REST: a read that must replay while the line is full is a 503 to retry.
+    async with rampart(tmp_path) as (app, client):
+        table = await Table(app, client).open()
+        await table.play(3)
+        reads = app.state.hub.reads
+        reads.gate = reads.logs.gate = ReadGate(at_once=1, waiting=0)
+        async with reads.gate.turn():
+            path = f"/api/matches/{table.match_id}/state"
+            busy = await client.get(path, params={"version": 2})
+            assert busy.status_code == 503 and busy.headers["retry-after"] == "1"
+            assert busy.json()["error"]["code"] == "server/busy"
+            assert (await client.get(path)).status_code == 200  # the live session: no turn
+        assert (await client.get(path, params={"version": 2})).status_code == 200
