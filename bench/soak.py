@@ -14,7 +14,10 @@ even the lowest sample of the last quarter is within the slack of the highest of
 quarter; ``growing`` otherwise), the matches finished, the moves acknowledged, and the errors:
 client-side (a failed table, a dropped socket, a refusal, an unreadable message, a match that
 did not end in ``--match-timeout-s``, an answer over 5 s) plus the server log's tracebacks and
-ERROR lines. Exits 1 unless both are flat and there are no errors.
+ERROR lines. Exits 1 unless both are flat and there are no errors. ``--floods`` adds a round
+of floods from another address every 10 s (``bench/floods.py``: accounts, public tables,
+anonymous reads, lobby sockets that never say hello, stalled request heads), whose sockets
+and connections must all be closed by the server.
 
     .venv/bin/python bench/soak.py                 # 30 minutes
     .venv/bin/python bench/soak.py --minutes 1 --matches 6 --sample-s 2
@@ -36,6 +39,7 @@ import contextlib
 import json
 import os
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -47,12 +51,19 @@ HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if p and str(Path(p).resolve()) != HERE]
 
 from app.realtime.peer import DEAD_LINK_MS  # noqa: E402
+from bench.floods import FloodSize, flood, flood_env  # noqa: E402
 from bench.loadgen.client import Plan, Run, Seat  # noqa: E402
 from bench.loadgen.lobbies import checked  # noqa: E402
 from bench.loadgen.probes import free_port, memory_mb, percentile  # noqa: E402
 from bench.loadgen.servers import rampart_running, wait_up  # noqa: E402
 
 SEATS = 4
+FLOOD_ADDRESS = "192.0.2.77"
+# A round of floods: the soak's server lifts the limits per address (its own clients share
+# 127.0.0.1), so these are not refused but must leave nothing open behind them.
+SOAK_FLOODS = FloodSize(
+    accounts=20, tables=12, reads=20, silent_sockets=20, slowloris=10, expect_refusals=False
+)
 FD_SLACK = 8  # sockets opening and closing between two samples
 RSS_SLACK_MB = 16.0
 RSS_SLACK_SHARE = 0.05
@@ -71,6 +82,10 @@ class SoakPlan:
     pause_every: int = 5  # every n-th move of a client seat comes after a long pause
     pause_ms: int = int(DEAD_LINK_MS) + 1000  # past the server's dead-link time
     database_url: str | None = None
+    # Floods of cheap requests from another address (``bench/floods.py``), one round every
+    # ``flood_every_s``: what they open (silent sockets, stalled connections) must not stay.
+    floods: FloodSize | None = None
+    flood_every_s: float = 10.0
 
 
 @dataclass
@@ -142,6 +157,10 @@ class Soak:
     finished: int = 0
     stuck: int = 0
     table_failures: list[str] = field(default_factory=list)
+    floods: int = 0
+    flood_problems: list[str] = field(default_factory=list)
+    flood_closes: Counter[str] = field(default_factory=Counter)
+    flood_heads_closed: int = 0
 
     started: float = 0.0
 
@@ -157,11 +176,23 @@ class Soak:
         self.end = self.started + self.plan.minutes * 60
         self.run.go.set()
         sampler = asyncio.create_task(self.sample())
-        await asyncio.gather(*(self.slot(k) for k in range(self.plan.matches)))
+        await asyncio.gather(self.flooding(), *(self.slot(k) for k in range(self.plan.matches)))
         sampler.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
         self.run.stats.stopped = True
+
+    async def flooding(self) -> None:
+        """A round of floods every ``flood_every_s`` until the time is up."""
+        if self.plan.floods is None:
+            return
+        while time.monotonic() < self.end:
+            round_ = await flood(self.base, FLOOD_ADDRESS, self.plan.floods, f"fl{self.floods}")
+            self.floods += 1
+            self.flood_problems += round_.problems
+            self.flood_closes.update(round_.socket_closes)
+            self.flood_heads_closed += len(round_.slowloris_closed_s)
+            await asyncio.sleep(max(0.0, min(self.plan.flood_every_s, self.end - time.monotonic())))
 
     async def sample(self) -> None:
         while True:
@@ -248,6 +279,7 @@ class Soak:
         lines = server_log.splitlines()
         errors["server_tracebacks"] = sum("Traceback" in line for line in lines)
         errors["server_error_lines"] = sum(line.startswith("ERROR") for line in lines)
+        errors["flood_problems"] = len(self.flood_problems)
         rss = [s.rss_mb for s in self.samples]
         fds = [float(s.fds) for s in self.samples]
         latencies = sorted(stats.latencies)
@@ -270,6 +302,12 @@ class Soak:
             "error_count": sum(errors.values()),
             "refusals": dict(stats.refusals),
             "first_table_failures": self.table_failures[:3],
+            "floods": {
+                "rounds": self.floods,
+                "silent_sockets_closed": dict(self.flood_closes),
+                "stalled_heads_closed": self.flood_heads_closed,
+                "first_problems": self.flood_problems[:3],
+            },
             "samples": [[s.at_s, s.rss_mb, s.fds] for s in self.samples],
         }
 
@@ -288,6 +326,8 @@ async def soak(plan: SoakPlan) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {"RAMPART_CLOCK_RATE": str(plan.clock_rate)}
+    if plan.floods is not None:  # silent sockets and stalled heads closed after 2 s
+        env.update(flood_env())
     with rampart_running(port, plan.database_url, env) as process:
         await wait_up(base, process)
         log_path = server_log_of(process.pid)
@@ -338,6 +378,9 @@ def main() -> None:
     )
     parser.add_argument("--pause-ms", type=int, default=defaults.pause_ms)
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--floods", action="store_true", help="floods from another address every 10 s"
+    )
     args = parser.parse_args()
     plan = SoakPlan(
         minutes=args.minutes,
@@ -351,6 +394,7 @@ def main() -> None:
         pause_every=args.pause_every,
         pause_ms=args.pause_ms,
         database_url=args.database_url,
+        floods=SOAK_FLOODS if args.floods else None,
     )
     result = asyncio.run(soak(plan))
     print(json.dumps(result))
