@@ -28,6 +28,7 @@ from app.realtime.messages import (
     parse_client_message,
     plain_action,
     pong_nonce,
+    sequenced,
 )
 from app.realtime.peer import Peer
 from app.realtime.pinger import Pinger
@@ -201,7 +202,18 @@ class _Conversation:
         if nonce is not None and peer.pong(nonce, arrival):
             return  # it answers our own ping: not charged to the client's message budget
         if not self.limiter.allow():
-            if self.limiter.should_warn():
+            # An action or grab is refused with its client_seq and when to send it again;
+            # anything else at most once a second.
+            client_seq = sequenced(text)
+            if client_seq is not None:
+                refusal = wire.error(
+                    "rate/limited",
+                    "too many messages; slow down",
+                    client_seq,
+                    retry_after_ms=self.limiter.wait_ms(),
+                )
+                peer.send(refusal)
+            elif self.limiter.should_warn():
                 _error(peer, "rate/limited", "too many messages; slow down")
             return
         if nonce is not None:

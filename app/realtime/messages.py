@@ -217,6 +217,25 @@ def plain_action(text: str) -> PlainAction | None:
     return PlainAction(message.client_seq, action, message.seat, message.version)
 
 
+class _Sequenced(msgspec.Struct):
+    type: str
+    client_seq: Annotated[int, msgspec.Meta(ge=0, le=SAFE_INT)] | None = None
+
+
+_sequenced_decoder = msgspec.json.Decoder(_Sequenced)
+
+
+def sequenced(text: str) -> int | None:
+    """The ``client_seq`` of an action or grab message, read without validating the rest
+    (for answering a message refused before it is parsed, such as a rate-limited one), or
+    None for any other message or text."""
+    try:
+        message = _sequenced_decoder.decode(text)
+    except msgspec.MsgspecError:
+        return None
+    return message.client_seq if message.type in ("action", "grab") else None
+
+
 _PONG_HEAD = '{"type":"pong","nonce":'
 
 

@@ -26,8 +26,15 @@ class TokenBucket:
         self.refused += 1
         return False
 
+    def wait_ms(self) -> int:
+        """Milliseconds until the bucket holds a whole token again (0: it does now)."""
+        missing = 1.0 - self.tokens
+        return 0 if missing <= 0 else int(missing / self.rate * 1000) + 1
+
     def should_warn(self) -> bool:
-        """At most one ``rate/limited`` error per second, so refusals cannot amplify a flood."""
+        """At most one ``rate/limited`` error per second for messages that carry no
+        ``client_seq`` (an action's or a grab's refusal is always answered: the client must
+        know to send it again), so refusals cannot amplify a flood."""
         now = time.monotonic()
         if now - self._warned_at >= 1.0:
             self._warned_at = now

@@ -39,11 +39,20 @@ class ServerSeat:
 dumps = encode_text
 
 
-def error(code: str, message: str, client_seq: int | None = None) -> dict[str, Any]:
+def error(
+    code: str, message: str, client_seq: int | None = None, retry_after_ms: int | None = None
+) -> dict[str, Any]:
+    """An ``error``: the ``client_seq`` of the action it refuses, if any; ``retry_after_ms``
+    set means the action was not played and may be sent again after that many ms, as a new
+    action (a new ``client_seq``: the old one may be older than one sent since), and adds
+    ``retry: true``."""
     METRICS.error(code)
     reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if client_seq is not None:
         reply["client_seq"] = client_seq
+    if retry_after_ms is not None:
+        reply["retry"] = True
+        reply["retry_after_ms"] = retry_after_ms
     return reply
 
 
