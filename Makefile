@@ -8,12 +8,12 @@ NODES ?= 2
 BASE_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run cluster test lint typecheck unit sysdeps bench clean compiled
+.PHONY: run cluster test lint typecheck unit sysdeps bench clean compiled docs
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' -e clients/python
 	touch $@
 
 run: $(VENV)/.installed compiled
@@ -38,17 +38,22 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff format --check .
 
 typecheck: $(VENV)/.installed
-	$(VENV)/bin/mypy engines app bench
+	$(VENV)/bin/mypy engines app bench clients/python/rampart_client
+
+# The docs site (mkdocs-material) from docs/, with the REST reference generated from the
+# server's own OpenAPI document; strict: any warning (a broken link, say) fails the build.
+docs: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(VENV)/bin/mkdocs build --strict --quiet
 
 # pytest runs beside a throwaway PostgreSQL cluster (RAMPART_TEST_PG_URL) for the postgres tests.
 # RAMPART_REQUIRE_COMPILED: a test fails unless the build just made is what the tests import.
 unit: $(VENV)/.installed compiled
 	RAMPART_REQUIRE_COMPILED=$(if $(RAMPART_PURE_PYTHON),,1) bash scripts/with-postgres.sh $(PY) -m pytest -q $(PYTEST_ARGS)
 
-test: $(VENV)/.installed sysdeps lint typecheck unit
+test: $(VENV)/.installed sysdeps lint typecheck docs unit
 
 bench: $(VENV)/.installed compiled
 	$(PY) bench/engine_playouts.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) build site .pytest_cache .mypy_cache .ruff_cache *.egg-info
