@@ -7,7 +7,7 @@ from typing import Any
 from engines.base import Event, make_event
 from engines.ember.cards import CARD_ATTACKS, CHOICES
 from engines.ember.state import SCAPE_SIZE, EmberState
-from engines.ember.targeting import is_blocked
+from engines.ember.targeting import is_blocked, opponents, protection_of
 
 
 def shown(state: EmberState, uid: int) -> dict[str, Any]:
@@ -76,6 +76,14 @@ def collect_all(state: EmberState, seat: int, events: list[Event]) -> None:
 def _attack(state: EmberState, item: dict[str, Any], attack: str, events: list[Event]) -> None:
     seat, target = item["seat"], item["target_seat"]
     if target is None:
+        # Played with nobody it could hit: say who was protected (modes and lasting cards are
+        # public), so "X plays Cleave" is not all the table hears.
+        shielded = [
+            [opp, why]
+            for opp in opponents(state, seat)
+            if (why := protection_of(state, opp, attack)) is not None
+        ]
+        events.append(make_event("no_target", seat=seat, effect=attack, protected=shielded))
         return
     if item["stopped"]:
         events.append(make_event("attack_stopped", seat=seat, target_seat=target, why="response"))

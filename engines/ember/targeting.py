@@ -16,16 +16,24 @@ TURN_ORDER = {
 
 
 def is_blocked(state: EmberState, target: int, attack: str) -> bool:
-    """Whether ``target`` is protected against ``attack`` right now.
+    """Whether ``target`` is protected against ``attack`` right now."""
+    return protection_of(state, target, attack) is not None
+
+
+def protection_of(state: EmberState, target: int, attack: str) -> str | None:
+    """What protects ``target`` against ``attack`` right now: ``"mode"`` (protection mode),
+    ``"ward"`` (a lasting card), or None.
 
     Rulebook, Mode symbols: protection mode stops stealing, destroying, capturing and collecting
     the cards in hand or emberscape, but not returning cards to hand nor mode-pile changes.
     """
     if attack in PROTECTABLE and mode_of(state, target) == "protection":
-        return True
+        return "mode"
     if attack in HAND_ATTACKS and lasting_count(state, target, "ward_hand"):
-        return True
-    return attack in SCAPE_WARDED and lasting_count(state, target, "ward_scape") > 0
+        return "ward"
+    if attack in SCAPE_WARDED and lasting_count(state, target, "ward_scape") > 0:
+        return "ward"
+    return None
 
 
 def opponents(state: EmberState, seat: int) -> list[int]:

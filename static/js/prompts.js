@@ -13,7 +13,11 @@ export function promptText({ view, seat, names, now, owed, picked, stage, select
   const mine = seat !== null && view.turn === seat;
   if (view.phase === "ambush") {
     const left = view.race ? seconds(view.race.ends_at - now) : "";
-    return seat === null ? `Ambush! race — ${left}` : `AMBUSH! Grab face-down cards! (${left} left)`;
+    const castle = seat === null ? null : (view.castles || []).find((c) => c.seat === seat);
+    if (seat === null || !castle || !castle.alive) {
+      return seat === null ? `Ambush! race — ${left}` : `Ambush! race — ${left} left; you are out of the game and do not grab.`;
+    }
+    return `AMBUSH! Grab face-down cards! (${left} left)`;
   }
   if (view.phase === "returning") {
     return owed ? `Hand limit: choose ${owed} card(s) to return (${picked}/${owed}).` : "Waiting for hands over the limit…";
@@ -28,5 +32,12 @@ export function promptText({ view, seat, names, now, owed, picked, stage, select
   if (stage === "target") return `${card}: choose an opponent castle.`;
   if (stage === "look") return `${card}: choose a face-down card to look at.`;
   if (stage === "swap") return `${card}: choose two face-down cards to swap (${selection.swap.length}/2).`;
+  if (selection.onlyLook) {
+    // One face-down card only: the Scout's look needs no choice (it may be the card just
+    // exposed, which everyone saw; "choose a face-down card" would name a card shown face up).
+    const exposed = view.exposed && selection.look && view.exposed.cell.join() === selection.look.join();
+    const which = exposed ? `the card just exposed (${cardName(view.exposed.card)}), the only face-down card` : "the only face-down card";
+    return `${card} looks at ${which}: click a glowing cell to play it there. Esc to cancel.`;
+  }
   return `${card}: click a glowing cell to play it there. Esc to cancel.`;
 }

@@ -62,6 +62,12 @@ function selectCard(ctx, id, index) {
   if (u.selection && u.selection.index === index) { u.selection = null; ctx.rerender(); return; }
   const foes = opponents(ctx);
   u.selection = { card: id, index, target: needsTarget(id) && foes.length === 1 ? foes[0] : null, look: null, swap: [] };
+  // A Scout with a single face-down card to look at: that card, without asking for it.
+  const down = ctx.view.battlefield;
+  if ((CARDS[id] || {}).effect === "look" && down.length === 1) {
+    u.selection.look = down[0].cell;
+    u.selection.onlyLook = true;
+  }
   ctx.rerender();
 }
 

@@ -102,6 +102,13 @@ export function describeEvent(event, ctx) {
         : { kind: "turn", text: `${who(event.seat)} swapped a card with an arcane card.` };
     case "attack_stopped":
       return { kind: "heal", text: `The attack on ${who(event.target_seat)} is stopped${event.why === "protected" ? " by protection" : ""}.` };
+    case "no_target": {
+      // An attack played with nobody it could hit: who was protected, and how.
+      const shielded = event.protected || [];
+      if (!shielded.length) return { kind: "turn", text: "The attack finds no target: no opponent has a card it could hit." };
+      const why = shielded.map(([s, how]) => `${who(s)} ${is(s, "are", "is")} ${how === "mode" ? "in protection mode" : "warded by a lasting card"}`);
+      return { kind: "heal", text: `The attack finds no target: ${why.join(", ")}.` };
+    }
     case "attack_missed":
       return { kind: "turn", text: "The attack misses: its target is gone." };
     case "no_room":
