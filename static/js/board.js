@@ -106,7 +106,8 @@ export function battlefieldEl(view, opts = {}) {
   if (!free.length) { minX -= 1; maxX += 1; minY -= 1; maxY += 1; }
   const cols = maxX - minX + 1;
   const rows = maxY - minY + 1;
-  const grid = h("div.grid", { role: "grid", "aria-label": "battlefield", style: { "--cols": cols, "--rows": rows } });
+  // A group of cards laid out on a grid (not an ARIA grid: it has no rows to step through).
+  const grid = h("div.grid", { role: "group", "aria-label": "battlefield", style: { "--cols": cols, "--rows": rows } });
   const sorted = [...cells.values()].sort((a, b) => (b.cell[1] - a.cell[1]) || (a.cell[0] - b.cell[0]));
   for (const info of sorted) {
     const [x, y] = info.cell;
@@ -114,14 +115,14 @@ export function battlefieldEl(view, opts = {}) {
     const style = { gridColumn: x - minX + 1, gridRow: maxY - y + 1 };
     const data = { x, y, kind: info.kind };
     if (info.kind === "deck") {
-      grid.append(h("div.cell.deck", { style, dataset: data, title: "central deck", "aria-label": `central deck, ${view.deck_count} cards` },
+      grid.append(h("div.cell.deck", { role: "img", style, dataset: data, title: "central deck", "aria-label": `central deck, ${view.deck_count} cards` },
         h("span.deck-stack", cardEl(null, { small: true })), h("span.deck-count", String(view.deck_count))));
       continue;
     }
     if (info.kind === "free") {
       const clickable = !!opts.clickFree;
       grid.append(h(clickable ? "button.cell.free.placeable" : "div.cell.free", {
-        style, dataset: data, "aria-label": `free cell ${x}, ${y}`,
+        role: clickable ? null : "img", style, dataset: data, "aria-label": `free cell ${x}, ${y}`,
         onclick: clickable ? (ev) => opts.onCell(info.cell, "free", ev) : null,
       }));
       continue;
@@ -138,7 +139,7 @@ export function battlefieldEl(view, opts = {}) {
     const face = info.kind === "reserved" ? info.card : info.exposed || null;
     const label = face ? `${cardName(face)} at ${x}, ${y}` : `face-down card at ${x}, ${y}${seen ? ` (you saw ${cardName(seen)})` : ""}`;
     const el = h(clickable ? "button" : "div", {
-      class: classes.join(" "), style, dataset: { ...data, ...(face ? { face } : {}) }, "aria-label": label,
+      role: clickable ? null : "img", class: classes.join(" "), style, dataset: { ...data, ...(face ? { face } : {}) }, "aria-label": label,
     }, cardEl(face, { small: true }), seen && !face ? h("span.peek", { title: `you saw: ${cardName(seen)}` }, cardName(seen)) : null);
     if (clickable) {
       // Grabs go on pointerdown (no wait for the click's release); keyboard uses click.
@@ -152,7 +153,7 @@ export function battlefieldEl(view, opts = {}) {
 
 /** A hand of cards; opts.onCard(card, index) makes them buttons; opts.selected: Set of indices. */
 export function handEl(cards, opts = {}) {
-  const row = h("div.hand", { role: "list", "aria-label": "your hand" });
+  const row = h("div.hand", { role: "group", "aria-label": "your hand" });
   cards.forEach((id, index) => {
     const card = cardEl(id);
     const selected = opts.selected && opts.selected.has(index);

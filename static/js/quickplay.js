@@ -85,6 +85,7 @@ export function quickPlayPanel(navigate) {
     show(state);
     waiting.hidden = false;
     games.hidden = true;
+    waiting.scrollIntoView({ block: "nearest" }); // seen at once, wherever Play now was clicked
     closeSocket = listenForMatch((message) => { if (ticket && message.ticket === ticket.ticket) matched(message.match_id); });
     timer = setInterval(() => { waited.textContent = `${Math.floor((performance.now() - since) / 1000)} s`; }, 250);
     poller = setInterval(poll, POLL_MS);

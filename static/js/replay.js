@@ -1,6 +1,7 @@
 // A read-only replay stage: any game's renderer (games/) draws the view at one version with no
 // legal actions and no send, and the feed tells every event up to it in the renderer's words.
 import { h, put, toast } from "./dom.js";
+import { keepFitted } from "./fit.js";
 import { rendererFor } from "./games/index.js";
 import { recordSeatLabel } from "./seats.js";
 
@@ -45,7 +46,7 @@ export function createReplay(stage, feed, { match, log }) {
   };
   let phaseLine = "";
   // The live table's layout and per-game CSS hang off section.table[data-game]; one column here.
-  const table = h("section.table.replay-table", { style: { display: "block" } },
+  const table = h("section.table.replay-table",
     els.banner,
     h("div.table-main", els.others, h("div.board-area", els.board, els.spotlight), els.me));
   // Read-only: no click or drag reaches the renderer's controls (only <summary> lists open).
@@ -56,6 +57,8 @@ export function createReplay(stage, feed, { match, log }) {
   };
   for (const type of ["click", "dblclick", "dragstart", "drop", "pointerdown"]) table.addEventListener(type, block, true);
   put(stage, table);
+  // As at a live table, the board and the card preview zoom out to fit their boxes.
+  const fitted = keepFitted([els.board, els.spotlight]);
 
   const ui = {};
   let renderer = null;
@@ -102,6 +105,7 @@ export function createReplay(stage, feed, { match, log }) {
   function paint(ctx) {
     els.actions.replaceChildren();
     renderer.render(ctx);
+    fitted.fit();
   }
 
   function describe(event, ctx) {
@@ -179,6 +183,6 @@ export function createReplay(stage, feed, { match, log }) {
 
   return {
     draw,
-    dispose() { clearTimeout(flashTimer); },
+    dispose() { clearTimeout(flashTimer); fitted.stop(); },
   };
 }

@@ -96,14 +96,15 @@ def test_two_players_play_a_castles_match(browser: Any, server_url: str, artifac
     alice.keyboard.press("e")
 
     # Turn 2 (Bram, Blue), by keyboard: the Trap cannot be played now (he is told why); key 2
-    # picks the Spearman, Enter on a glowing zone plays it. His Wizard wounds Red's Spearman.
+    # picks the Spearman, Enter on a glowing zone's button plays it. His Wizard wounds Red's
+    # Spearman.
     my_turn(bram, 2)
     assert [c["kind"] for c in model(bram)["view"]["hand"]][:2] == ["trap", "spearman"]
     bram.click(".cs-hand button.cs-hand-card[data-kind='trap']")
     bram.wait_for_selector(".toast:has-text('Instant')", timeout=TIMEOUT)
     bram.keyboard.press("2")
     bram.wait_for_selector(".cs-hand-card.cs-selected[data-kind='spearman']", timeout=TIMEOUT)
-    bram.focus(zone(4))
+    bram.focus(zone(4) + " .cs-zone-pick")  # the zone's own button (its label)
     bram.keyboard.press("Enter")
     bram.wait_for_selector(card("spearman", 1), timeout=TIMEOUT)
     bram.click(card("wizard", 1))

@@ -80,13 +80,9 @@ export function fieldEl(view, ui) {
       class: `cs-zone cs-zone-${zone.role} cs-zside-${zone.side} cs-terrain-${zone.terrain}${target ? " cs-drop" : ""}`,
       "data-zone": z,
     };
-    if (target) {
-      Object.assign(attrs, {
-        role: "button", tabindex: 0, "aria-label": `Choose the ${zoneLabel(zone)}`,
-        onclick: () => ui.onZone(z),
-        onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ui.onZone(z); } },
-      });
-    }
+    // A zone to choose takes a click anywhere on it; keys and screen readers use the button
+    // its label becomes (the zone itself holds card buttons, so it cannot be a button).
+    if (target) attrs.onclick = () => ui.onZone(z);
     if (ui.canDrop) {
       Object.assign(attrs, {
         ondragover: (ev) => { if (ui.canDrop({ zone: z })) { ev.preventDefault(); ev.currentTarget.classList.add("cs-over"); } },
@@ -95,8 +91,11 @@ export function fieldEl(view, ui) {
       });
     }
     const terrain = zone.terrain !== "plains" ? h("span.cs-terrain-tag", TERRAIN_WORDS[zone.terrain] || zone.terrain) : null;
+    const label = [target ? h("span.sr-only", "Choose the ") : null, h("b", zoneLabel(zone)), terrain];
     rows.push(h("div", attrs,
-      h("div.cs-zone-label", h("b", zoneLabel(zone)), terrain),
+      target
+        ? h("button.cs-zone-label.cs-zone-pick", { type: "button", onclick: (ev) => { ev.stopPropagation(); ui.onZone(z); } }, label)
+        : h("div.cs-zone-label", label),
       h("div.cs-zone-cards", byZone[z].map((card) => playCardEl(card, ui.marks(card))))));
     const next = order[i + 1];
     if (next !== undefined && (view.rivers || []).includes(Math.min(z, next))) {

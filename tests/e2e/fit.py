@@ -1,0 +1,95 @@
+"""What a person sees of a page, measured in the browser: no page scroll, no box that hides
+part of its content behind a scroll or a clip, and every control and card wholly inside the
+viewport; checked at the two sizes the client is made for (1280x800 and 390x844)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SIZES = (("1280x800", DESKTOP), ("390x844", PHONE))
+
+# What is out of sight inside ``scope`` (a selector): the page scrolling (unless the page may
+# scroll, as a long page does to bring ``scope`` into view), a box hiding part of
+# its content (text cut with an ellipsis on purpose aside), a control, card or castle cut by
+# the viewport or by a clipping box around it. The chronicle drawer, the closed part of a
+# <details> and an open discard list keep their own scroll. Returns readable problems.
+MEASURE = """([scope, pageMayScroll]) => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const root = document.querySelector(scope);
+  if (!root) return [`nothing matches ${scope}`];
+  const problems = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + [...el.classList].slice(0, 3).map((c) => "." + c).join("")
+    + (el.dataset.card ? `[${el.dataset.card}]` : "");
+  const doc = document.documentElement;
+  if (doc.scrollWidth > vw + 1) problems.push(`the page is ${doc.scrollWidth} px wide`);
+  if (!pageMayScroll && doc.scrollHeight > vh + 1) {
+    problems.push(`the page is ${doc.scrollHeight} px tall`);
+  }
+  const own = (el) => !el.closest("svg, .side, details:not([open]) > :not(summary), .sr-only");
+  for (const el of root.querySelectorAll("*")) {
+    if (!el.getClientRects().length || !own(el)) continue;
+    const s = getComputedStyle(el);
+    if (s.textOverflow === "ellipsis" || s.webkitLineClamp !== "none") continue;
+    const hidesX = s.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1;
+    const hidesY = s.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1;
+    if (hidesX || hidesY) {
+      problems.push(`${name(el)} hides content: ${el.scrollWidth}x${el.scrollHeight}`
+        + ` in ${el.clientWidth}x${el.clientHeight}`);
+    }
+  }
+  const wanted = root.querySelectorAll(`button, input, select, a, [role=button], .card, .rp-card,
+    .em-card, .cs-card, .cs-hand-card, .dial, .rp-stack, .rp-player, .cs-seat, .em-area`);
+  for (const el of wanted) {
+    if (!el.getClientRects().length || !own(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    let box = {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const q = p.getBoundingClientRect();
+        box = {l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
+               r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom)};
+      }
+    }
+    box = {l: Math.max(box.l, 0), t: Math.max(box.t, 0), r: Math.min(box.r, vw),
+           b: Math.min(box.b, vh)};
+    const seenW = Math.max(0, box.r - box.l), seenH = Math.max(0, box.b - box.t);
+    if (seenW < r.width - 1 || seenH < r.height - 1) {
+      const round = (x) => Math.round(x);
+      problems.push(`${name(el)} is cut: ${round(r.width)}x${round(r.height)}`
+        + ` at ${round(r.left)},${round(r.top)} shows ${round(seenW)}x${round(seenH)}`);
+    }
+  }
+  return problems;
+}"""
+
+SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def problems(page: Any, scope: str, anchor: str | None = None) -> list[str]:
+    """What is out of sight in ``scope`` on ``page`` as it is drawn now: at the top of the
+    page, or (the page may scroll) with ``anchor`` scrolled to the top of the viewport."""
+    if anchor:
+        page.evaluate(f"() => document.querySelector({anchor!r}).scrollIntoView()")
+    else:
+        page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate(SETTLE)
+    found: list[str] = page.evaluate(MEASURE, [scope, anchor is not None])
+    return found
+
+
+def check_both_sizes(
+    page: Any, what: str, scope: str = "section.table", anchor: str | None = None
+) -> None:
+    """Resize ``page`` to the phone size, then the desktop size, and assert that ``scope``
+    fits each wholly (see ``problems``); the page is left at the desktop size."""
+    found = {}
+    for size, viewport in SIZES[::-1]:
+        page.set_viewport_size(viewport)
+        found[size] = problems(page, scope, anchor)
+    failed = {size: found_here for size, found_here in found.items() if found_here}
+    assert not failed, f"{what} does not fit: {failed}"
