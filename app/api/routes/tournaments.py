@@ -16,6 +16,7 @@ from app.api.schemas import Body, TimeControlIn
 from app.api.throttles import ANONYMOUS_READS
 from app.errors import NotFound
 from app.tournaments import store
+from app.tournaments.read_cache import TournamentReads
 from app.tournaments.service import TournamentService
 from app.tournaments.store import entry_json, tournament_json
 
@@ -28,6 +29,17 @@ async def get_tournaments(request: Request) -> TournamentService:
 
 
 TournamentsDep = Annotated[TournamentService, Depends(get_tournaments)]
+
+
+async def get_reads(request: Request) -> TournamentReads:
+    """This application's kept standings and rounds (made on first use)."""
+    reads: TournamentReads | None = getattr(request.app.state, "tournament_reads", None)
+    if reads is None:
+        reads = request.app.state.tournament_reads = TournamentReads()
+    return reads
+
+
+ReadsDep = Annotated[TournamentReads, Depends(get_reads)]
 
 
 class NewTournament(Body):
@@ -125,14 +137,17 @@ async def start(
 
 
 @router.get("/{tid}/rounds", responses=READ)
-async def rounds(tid: IdPath, db: SessionDep) -> list[dict[str, Any]]:
-    """Every round with its tables (pairings), byes and results."""
-    return await db.run_sync(partial(store.rounds_json, tournament_id=tid))
+async def rounds(tid: IdPath, db: SessionDep, reads: ReadsDep) -> list[dict[str, Any]]:
+    """Every round with its tables (pairings), byes and results (kept until the tournament
+    changes: ``app.tournaments.read_cache``)."""
+    return await reads.rounds(db, tid)
 
 
 @router.get("/{tid}/rounds/{number}/pairings", responses=READ)
-async def pairings(tid: IdPath, number: RoundPath, db: SessionDep) -> list[dict[str, Any]]:
-    for round_info in await rounds(tid, db):
+async def pairings(
+    tid: IdPath, number: RoundPath, db: SessionDep, reads: ReadsDep
+) -> list[dict[str, Any]]:
+    for round_info in await reads.rounds(db, tid):
         if round_info["number"] == number:
             tables: list[dict[str, Any]] = round_info["pairings"]
             return tables
@@ -142,7 +157,7 @@ async def pairings(tid: IdPath, number: RoundPath, db: SessionDep) -> list[dict[
 @router.get(
     "/{tid}/standings", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS]
 )
-async def standings(tid: IdPath, db: SessionDep) -> list[dict[str, Any]]:
-    """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head."""
-    await db.run_sync(partial(store.get, tournament_id=tid))
-    return await db.run_sync(partial(store.standings, tournament_id=tid))
+async def standings(tid: IdPath, db: SessionDep, reads: ReadsDep) -> list[dict[str, Any]]:
+    """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head
+    (kept until the tournament changes: ``app.tournaments.read_cache``)."""
+    return await reads.standings(db, tid)
