@@ -63,6 +63,12 @@ class TokenOut(BaseModel):
     account: AccountOut
 
 
+class Register(Body):
+    """A guest keeps his name and history and becomes a registered player."""
+
+    password: str = Field(min_length=8, max_length=200)
+
+
 class TimeControlIn(Body):
     turn_ms: int | None = Field(default=None, ge=100, le=3_600_000)
     match_ms: int | None = Field(default=None, ge=1000, le=24 * 3_600_000)

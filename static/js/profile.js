@@ -1,7 +1,7 @@
 // A player's profile (/players/{id}): ladders (ledger and ratings), tournaments, recent
 // matches, and the rating history drawn as an SVG chart per ladder.
-import { get, session } from "./api.js";
-import { h, put, signed, when } from "./dom.js";
+import { get, post, session } from "./api.js";
+import { h, put, signed, toast, when } from "./dom.js";
 import { lineChart } from "./chart.js";
 import { ratingCell } from "./ladders.js";
 import { FORMATS, STATUS_WORDS, fail, gameTitle } from "./tournaments.js";
@@ -33,6 +33,22 @@ function seriesOf(events) {
   ];
 }
 
+/** A guest's own profile: register this name with a password, keeping its matches. */
+function upgradeForm(done) {
+  const password = h("input#upgrade-password", { type: "password", minlength: 8, maxlength: 200, required: true,
+    placeholder: "Password (8+)", autocomplete: "new-password", "aria-label": "new password" });
+  return h("form#upgrade-form.row.wrap", { onsubmit: async (ev) => {
+    ev.preventDefault();
+    try {
+      session.save(await post("/api/accounts/me/register", { password: password.value }));
+      toast("Registered: log in with your name and this password from now on.");
+      done();
+    } catch (err) { fail(err); }
+  } },
+  h("label", { for: "upgrade-password" }, "Keep this name: register it with a password (your matches stay yours)."),
+  password, h("button#upgrade-button.btn.btn-primary", { type: "submit" }, "Register this name"));
+}
+
 export function mountProfile(root, navigate, id) {
   const playerId = Number(id);
   const head = h("section#p-head.panel", h("p.muted", "Loading player…"));
@@ -59,7 +75,8 @@ export function mountProfile(root, navigate, id) {
 
   function draw(p) {
     const mine = session.account && session.account.id === p.id;
-    put(head, h("div.room-head", h("h1#p-name", p.name), h("div.tags", p.guest ? h("span.tag", "guest") : h("span.tag.tag-gold", "registered"), mine ? h("span.tag.tag-gold", "you") : null, h("span.tag", `${p.matches_total} matches`))));
+    put(head, h("div.room-head", h("h1#p-name", p.name), h("div.tags", p.guest ? h("span.tag", "guest") : h("span.tag.tag-gold", "registered"), mine ? h("span.tag.tag-gold", "you") : null, h("span.tag", `${p.matches_total} matches`))),
+      mine && p.guest ? upgradeForm(() => draw({ ...p, guest: false })) : null);
     put(laddersBox, h("h2", "Ladders"), p.ladders.length
       ? h("div.scroll", h("table#p-ladder-table.matches", h("thead", h("tr", h("th", "Ladder"), h("th", "Points"), h("th", "W/D/L"), h("th", "Glicko-2"), h("th", "OpenSkill"))),
         h("tbody", p.ladders.map((e) => h("tr", { "data-ladder": e.ladder_id },

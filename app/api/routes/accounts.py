@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
+from sqlalchemy import update
 
 from app.accounts.guard import AccountGuard
 from app.accounts.names import name_key, player_name
 from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
 from app.api.errors import declared
-from app.api.schemas import AccountOut, Login, NewAccount, TokenOut
+from app.api.schemas import AccountOut, Login, NewAccount, Register, TokenOut
 from app.db.models import Account
 from app.db.repositories import AccountRepository, name_taken
-from app.errors import Unauthorized
+from app.errors import Conflict, Unauthorized
 from app.ops.ratelimits import EdgeLimits
 from app.ops.ratelimits import client_address as edge_address
 from app.security import issue_token
@@ -99,3 +100,28 @@ async def log_in(
 @router.get("/accounts/me", responses=declared(401, 503))
 async def me(player: CurrentPlayer) -> AccountOut:
     return account_out(player)
+
+
+@router.post("/accounts/me/register", responses=declared(401, 409, 422, 503))
+async def register_guest(
+    body: Register, player: CurrentPlayer, db: SessionDep, settings: SettingsDep, guard: GuardDep
+) -> TokenOut:
+    """A guest sets a password and becomes a registered player under the same account: his
+    name, matches, ratings and tournaments stay his, and he logs in with the name from now on.
+    Refuses ``account/registered`` (409) for an account that already has a password."""
+    account_id, name = player.id, player.name
+    if not player.is_guest:
+        raise Conflict("account/registered", "this account is registered already")
+    await db.commit()  # end the read before the (slow) hash; nothing was written
+    password_hash = await guard.passwords.hash(body.password)
+    # Only while still a guest: of two upgrades at once, one sets the password.
+    changed = await db.execute(
+        update(Account)
+        .where(Account.id == account_id, Account.password_hash.is_(None))
+        .values(password_hash=password_hash)
+    )
+    await db.commit()
+    if getattr(changed, "rowcount", 0) != 1:
+        raise Conflict("account/registered", "this account is registered already")
+    out = AccountOut(id=account_id, name=name, guest=False)
+    return TokenOut(token=issue_token(settings.secret, account_id), account=out)
