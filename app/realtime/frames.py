@@ -150,6 +150,24 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # an accepted upgrade: the app will see this scope
             scope["extensions"][SCOPE_KEY] = self
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the references that close cycles through this connection: the scope's
+        extension (the scope is this object's own), the handlers a peer and the gateway set
+        (bound methods of objects that hold this one), and the websockets parser (a suspended
+        generator whose frame holds the protocol object it parses for; no data can arrive
+        now). A closed connection is then freed by reference counting as soon as its task
+        ends, instead of waiting as cyclic garbage for a full collection, which the server's
+        collector policy (``app.collector``) runs only after the heap has doubled: about a
+        hundred objects per socket, tens of megabytes of RSS after a few thousand
+        connections."""
+        super().connection_lost(exc)
+        self.on_writable = None
+        self.on_text = None
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SCOPE_KEY, None)
+        self.conn.parser.close()
+
     @property
     def open_for_frames(self) -> bool:
         """Accepted, not closing, not lost: data frames may be written."""

@@ -130,6 +130,9 @@ class Peer:
             self._ready.set()
 
     def close(self, code: int = 1000) -> None:
+        # A closing connection's cadence matters no more; the handler (the pinger's refresh
+        # of this peer) would otherwise keep it in a reference cycle after it is gone.
+        self.on_cadence_change = None
         if self._closing is None:
             self._closing = code
             self._outbox.append(None)
