@@ -4,8 +4,10 @@ tournament changes.
 A tournament of 256 players over 32 rounds has 4,096 tables: reading them and computing the
 standings' tiebreaks takes the event loop for half a second or more, and a page polls it. So
 each answer is kept with the tournament's *fingerprint*: counts that every change of its
-standings or rounds moves (entries and withdrawals, rounds, tables and finished tables,
-voided matches, the tournament's status and round). A read costs one small aggregate query
+standings or rounds moves (entries, their accounts, seeds and withdrawals; rounds, tables
+and finished tables; voided matches; the tournament's status and round). Tables are made
+with their match and only ever finish or are voided; an entry only withdraws, is seeded at
+the start or on joining late, or leaves before the start. A read costs one small aggregate query
 while nothing changed, and one computation per change however many read it: readers of a
 tournament that changed share one computation.
 """
@@ -42,6 +44,8 @@ def fingerprint(session: Session, tournament_id: int) -> tuple[Hashable, ...]:
             func.count(),
             func.count(case((TournamentEntry.status == "withdrawn", 1))),
             func.max(TournamentEntry.id),
+            func.sum(TournamentEntry.account_id),
+            func.count(TournamentEntry.seed),
         ).where(TournamentEntry.tournament_id == tournament_id)
     ).one()
     rounds = session.execute(
