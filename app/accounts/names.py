@@ -8,7 +8,8 @@ variation selectors U+180B-U+180F and the Khmer inherent vowels U+17B4-U+17B5, a
 stacker such as the Khmer coeng U+17D2 that does not join two Khmer letters, the Tifinagh joiner
 U+2D7F: ``app.accounts.lookalikes`` says where these lists come from), no blank-looking
 letters (the blank Braille cell), at least one letter, digit, punctuation mark or symbol, and
-not starting with a combining mark. Castle names follow these rules.
+not starting with a combining mark. Castle names, and tournament and ladder names, follow
+these rules.
 
 An account name must also be written in one script (TR39's single-script test: Latin,
 Cyrillic, Greek, Japanese as Han with Hiragana and Katakana, ...; digits, spaces and
@@ -29,6 +30,7 @@ from app.errors import AppError
 MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 40  # the accounts.name_key column; case folding may lengthen a name
 MAX_CASTLE_LENGTH = 40
+MAX_TITLE_LENGTH = 80  # tournament and ladder names
 # The accounts.name_skeleton column: a skeleton is longer than its name (a Hangul syllable
 # decomposes into jamo); 24 characters stay under 170.
 MAX_SKELETON_LENGTH = 200
@@ -109,6 +111,12 @@ def player_name(raw: str) -> str:
     if len(name_key(name)) > MAX_KEY_LENGTH or len(name_skeleton(name)) > MAX_SKELETON_LENGTH:
         raise NameInvalid("account/name_invalid", "A name with these letters must be shorter")
     return name
+
+
+def title(raw: str, *, code: str, what: str) -> str:
+    """A tournament's or a ladder's name: the visible-text rules (scripts may mix), up to 80
+    characters; ``code`` is the caller's (``tournament/bad_name``, ``ladder/bad_name``)."""
+    return visible_text(raw, max_length=MAX_TITLE_LENGTH, code=code, what=what)
 
 
 def castle_name(raw: str) -> str:

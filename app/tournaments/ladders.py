@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.accounts.names import title
 from app.cluster.locks import Locks
 from app.db.models import (
     Ladder,
@@ -27,7 +28,7 @@ from app.db.models import (
     RatingEvent,
     utcnow,
 )
-from app.errors import AppError, Conflict, Forbidden, NotFound
+from app.errors import Conflict, Forbidden, NotFound
 from app.games import playable
 from app.scoring.ratings import SkillRating, System, rate_match, system_for
 from app.sessions.bots import bot_label
@@ -167,12 +168,12 @@ def ensure_game_ladders(session: Session) -> None:
 
 
 def create_ladder(session: Session, organiser_id: int, game: str, name: str) -> Ladder:
-    """A custom ladder. Refuses ``ladder/unknown_game`` and ``ladder/bad_name``."""
+    """A custom ladder. Refuses ``ladder/unknown_game`` and ``ladder/bad_name`` (blank, or with
+    invisible characters: ``app.accounts.names.title``)."""
     if game not in playable():
         raise NotFound("ladder/unknown_game", f"no game {game!r}")
-    if not name.strip():
-        raise AppError("ladder/bad_name", "a ladder needs a name", status=422)
-    ladder = Ladder(game=game, name=name.strip(), kind="custom", organiser_id=organiser_id)
+    name = title(name, code="ladder/bad_name", what="A ladder name")
+    ladder = Ladder(game=game, name=name, kind="custom", organiser_id=organiser_id)
     session.add(ladder)
     session.flush()
     return ladder

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.accounts.names import title
 from app.db.models import Match, MatchSeat, Tournament, TournamentEntry, TournamentRound, utcnow
 from app.db.models import Pairing as PairingRow
 from app.errors import AppError, Conflict, Forbidden, NotFound
@@ -35,10 +36,13 @@ def _organised(session: Session, organiser_id: int, tid: int) -> Tournament:
 
 
 def create(session: Session, organiser_id: int, fields: dict[str, Any]) -> int:
-    """A draft tournament. Refuses ``tournament/unknown_game``, the ``formats.validate`` codes,
+    """A draft tournament. Refuses ``tournament/bad_name`` (a name with invisible characters,
+    ``app.accounts.names.title``), ``tournament/unknown_game``, the ``formats.validate`` codes,
     ``tournament/bad_options`` (the engine's code in the message) and, when rated,
     ``tournament/rated_options`` (``app.lobby.service.rated_refusal``: its tables would pass a
     stacked deal on)."""
+    named = fields.get("name")
+    name = title(named, code="tournament/bad_name", what="A tournament name") if named else None
     engine = playable().get(fields["game"])
     if engine is None:
         raise NotFound("tournament/unknown_game", f"no game {fields['game']!r}")
@@ -60,7 +64,7 @@ def create(session: Session, organiser_id: int, fields: dict[str, Any]) -> int:
         text = f"{refusal.code}: {refusal.message}"
         raise AppError("tournament/bad_options", text, status=422) from refusal
     tournament = Tournament(
-        name=fields.get("name") or f"{engine.title} {spec.format.replace('_', ' ')}",
+        name=name or f"{engine.title} {spec.format.replace('_', ' ')}",
         game=spec.game,
         format=spec.format.value,
         table_size=spec.table_size,

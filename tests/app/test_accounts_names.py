@@ -192,3 +192,23 @@ async def test_invisible_marks_and_mixed_scripts_are_refused_over_rest(api: Api)
     for raw in ("Merlin\u2d7f", "M\u0435rlin"):  # a joiner; a Cyrillic e in a Latin name
         reply = await api.client.post("/api/accounts", json={"name": raw, "password": "p" * 12})
         assert reply.status_code == 422 and code(reply) == "account/name_invalid", raw
+
+
+async def test_tournament_and_ladder_names_refuse_invisible_characters(api: Api) -> None:
+    organiser = await api.guest("title organiser")
+    for hidden in ("Weekly Cup\u180b", "Weekly\u17b4 Cup", "Weekly Cup\u200b", "   "):
+        made = await api.post(
+            "/api/tournaments", organiser, {"game": "tally", "format": "swiss", "name": hidden}
+        )
+        assert made.status_code == 422 and code(made) == "tournament/bad_name", hidden
+        ladder = await api.post("/api/ladders", organiser, {"game": "tally", "name": hidden})
+        assert ladder.status_code == 422 and code(ladder) == "ladder/bad_name", hidden
+    # Titles may mix scripts; they are trimmed like names.
+    made = await api.ok(
+        "/api/tournaments", organiser, {"game": "tally", "format": "swiss", "name": " Кубок  Cup "}
+    )
+    assert made["name"] == "Кубок Cup"
+    ladder = await api.ok("/api/ladders", organiser, {"game": "tally", "name": "Ladder\u00b2"})
+    assert ladder["name"] == "Ladder2"
+    unnamed = await api.ok("/api/tournaments", organiser, {"game": "tally", "format": "swiss"})
+    assert unnamed["name"]
