@@ -375,8 +375,10 @@ class GameSession(Actor[Command]):
         return self.connections.seats_of(account_id)
 
     def _attach(self, command: Attach) -> None:
-        """A connection joins: a ``welcome`` at the current version, then the versions it
-        missed since ``last_version`` (if still kept), then the clocks."""
+        """A connection joins: a ``welcome`` at the current version, carrying (``missed``)
+        the events of each version it missed since ``last_version`` when they are still
+        kept, then the clocks. Nothing after the welcome is older than it: a resumed client
+        never sees versions go backwards."""
         peer = command.peer
         playing = not self.finished
         if peer.seat is not None and self.races is not None and playing:
@@ -398,13 +400,14 @@ class GameSession(Actor[Command]):
             "clock_rate": self.clock.rate,
             "status": "finished" if self.finished else "running",
             "resumed": missed is not None,
+            "missed": [
+                {"version": version, "at_ms": at_ms, "events": events_for(events, peer.seat)}
+                for version, events, at_ms in missed or []
+            ],
             "names": [info.name for info in self.seats],
             "players": players_json(self.seats),
         }
         send_numbered(peer, wire.dumps(welcome), self.version)
-        for version, events, at_ms in missed or []:
-            text = self.views.patch_text(peer.seat, version, events, at_ms, whole=True)
-            send_numbered(peer, text, version)
         if self.turn_clocks.deadlines:
             peer.send_text(wire.dumps(self._clock_message()))
 

@@ -110,8 +110,10 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
         t.seat = message.seat; t.names = seatLabels(message); t.status = message.status;
         t.clockBase.rate = message.clock_rate || 1; setClock(message.at_ms);
         applyState(message);
-        // A fresh page, or a gap too old to resume: tell the story so far from the log.
+        // A fresh page, or a gap too old to resume: tell the story so far from the log;
+        // a resume brings what was missed in the welcome.
         if (!message.resumed) chronicle.loadHistory(matchId, message.version, { anonymous: spectate });
+        else for (const missed of message.missed || []) chronicle.addEvents(missed.version, missed.events);
         break;
       case "patch":
         if (message.version <= t.version) return;

@@ -152,7 +152,7 @@ async def test_a_gap_is_resynced_with_the_whole_view(tmp_path: Path) -> None:
             session.submit(commands.Attach(peer, None))
         await until_over(session)
     assert gappy.resyncs == 1 and gappy.problems == [] and steady.problems == []
-    # After the gap: a resumed welcome, then the missed versions whole, then diffs again.
+    # After the gap: a resumed welcome (the missed versions' events in it), then diffs again.
     resumed = [orjson.loads(text) for text in gappy.record if '"type":"welcome"' in text]
     assert [w["resumed"] for w in resumed] == [False, True]
     assert gappy.checked > steady.checked - 5 and gappy.diffs > 10

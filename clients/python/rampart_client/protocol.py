@@ -25,7 +25,8 @@ class Event:
     """Something a reader of the match may care about.
 
     ``kind`` is one of: ``welcome`` (connected: a whole view), ``state`` (a new version),
-    ``history`` (a version missed while away, replayed after a resume: only its events),
+    ``history`` (a version missed while away, from a resumed welcome's ``missed``: its
+    ``version``, ``at_ms`` and ``events``),
     ``ack`` (an action was played at ``version``), ``refused`` (an action or message was
     refused and will not be sent again: ``code``, ``message``, ``client_seq``),
     ``grab_result``, ``chat``, ``clock``, ``presence``, ``ended`` (the match is over:
@@ -184,7 +185,8 @@ class MatchProtocol:
         self._drawn = (self.held.version or 0, time.monotonic())
         for pending in self.pending.values():
             pending.not_before = 0.0  # everything unanswered goes again on this connection
-        return [Event("welcome", message), *self._maybe_ended()]
+        missed = [Event("history", {"type": "history", **m}) for m in message.get("missed") or []]
+        return [Event("welcome", message), *missed, *self._maybe_ended()]
 
     def _patch(self, message: dict[str, Any]) -> list[Event]:
         verdict = self.held.read(message)
