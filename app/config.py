@@ -22,6 +22,7 @@ RATE_SETTINGS = (
     "table_account_limit",
     "table_address_limit",
     "read_address_limit",
+    "report_account_limit",
 )
 
 
@@ -57,8 +58,9 @@ class Settings(BaseSettings):
     token_ttl_s: int = 30 * 24 * 3600
 
     # Passwords: argon2 threads (0: half the cores, at least one) and how many hashes may
-    # wait for them; token buckets (burst, then per minute) on logins per name and per client
-    # address, and on registrations with a password per address.
+    # wait for them; limits on logins per name and per client address, and on registrations
+    # with a password per address, each ``burst`` at once and ``per_min`` a minute
+    # (``app.ops.ratelimits.bucket_rate``).
     password_workers: int = 0
     password_queue: int = 32
     login_name_burst: int = 5
@@ -85,6 +87,7 @@ class Settings(BaseSettings):
     table_address_limit: str = "60/minute;1000/day"
     open_tables_per_account: int = 10
     read_address_limit: str = "300/minute"
+    report_account_limit: str = "5/10 minutes"
     sockets_per_address: int = 200
     # A connection must finish its request line and headers this long after it opens (or
     # after its first byte of a later request), else it is closed.

@@ -36,7 +36,6 @@ from app.lobby.service import LobbyService
 from app.matchmaking.rematch import RematchService
 from app.matchmaking.service import QueueService
 from app.matchmaking.store import MemoryQueue, QueueStore, RedisQueue
-from app.moderation.reports import ReportThrottle
 from app.moderation.service import ModerationService
 from app.node import ClusterNode
 from app.ops.logs import RequestIdMiddleware
@@ -164,7 +163,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses=declared(413),
     )
     install_error_handlers(app)
-    app.state.report_throttle = ReportThrottle()
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestMetricsMiddleware)
     app.add_middleware(RequestIdMiddleware)

@@ -1,14 +1,12 @@
 """Players' reports of a match or a chat line, and the admins' queue of them.
 
-Filing is rate limited per account and process (``REPORTS_PER_WINDOW`` in ``WINDOW_S``): a
-report is cheap to send and costs an admin's attention to read.
+Filing is limited per account (``RAMPART_REPORT_ACCOUNT_LIMIT``, counted by
+``app.ops.ratelimits`` for the whole cluster): a report is cheap to send and costs an admin's
+attention to read.
 """
 
 from __future__ import annotations
 
-import math
-import time
-from collections import deque
 from typing import Any
 
 from sqlalchemy import func, select
@@ -17,38 +15,6 @@ from sqlalchemy.orm import Session
 from app.db.models import Account, Match, Report, utcnow
 from app.errors import AppError, Conflict, NotFound
 from app.moderation import audit
-
-REPORTS_PER_WINDOW = 5
-WINDOW_S = 600.0
-TRACKED_ACCOUNTS = 10_000
-
-
-class ReportLimit(AppError):
-    status = 429
-
-    def __init__(self, retry_after_s: float) -> None:
-        super().__init__("report/rate_limited", "too many reports; try again later")
-        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after_s)))}
-
-
-class ReportThrottle:
-    """At most ``per_window`` reports per account in any ``window_s`` seconds."""
-
-    def __init__(self, per_window: int = REPORTS_PER_WINDOW, window_s: float = WINDOW_S) -> None:
-        self.per_window = per_window
-        self.window_s = window_s
-        self.sent: dict[int, deque[float]] = {}
-
-    def attempt(self, account_id: int, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        times = self.sent.setdefault(account_id, deque())
-        while times and times[0] <= now - self.window_s:
-            times.popleft()
-        if len(times) >= self.per_window:
-            raise ReportLimit(times[0] + self.window_s - now)
-        times.append(now)
-        if len(self.sent) > TRACKED_ACCOUNTS:
-            self.sent = {k: v for k, v in self.sent.items() if v and v[-1] > now - self.window_s}
 
 
 def file_report(

@@ -1,10 +1,13 @@
 """Rate limits per client address and per account, shared by the cluster through Redis.
 
 Each limit is a ``limits`` rate string such as ``"60/minute;1000/day"`` (every part must hold)
-counted with the sliding-window-counter strategy of the ``limits`` library: in this process's
-memory without Redis, in Redis (one count for every process) with ``RAMPART_REDIS_URL``. A
-refused attempt costs nothing; an allowed one is counted against every part. A Redis that does
-not answer lets the attempt through (logged): a limit never turns an outage into refusals.
+counted over a moving window by the ``limits`` library (at most 60 in any 60 seconds; a refusal's
+``Retry-After`` is when the oldest attempt leaves the window): in this process's memory without
+Redis, in Redis (one count for every process) with ``RAMPART_REDIS_URL``. A refused attempt
+costs nothing; an allowed one is counted against every part. Token-bucket settings (a burst,
+then so many a minute) become ``bucket_rate``: the burst in the time the bucket takes to
+refill. A Redis that does not answer lets the attempt through (logged): a limit never turns an
+outage into refusals.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from redis.asyncio import ConnectionPool
 
@@ -61,6 +64,13 @@ class Rule:
         return parse_many(self.rate) if self.rate.strip() else []
 
 
+def bucket_rate(burst: int, per_minute: float) -> str:
+    """A token bucket (``burst`` at once, refilled ``per_minute``) as a rate: ``burst`` in the
+    time the bucket takes to refill."""
+    burst = max(1, burst)
+    return f"{burst}/{max(1, round(burst * 60 / max(per_minute, 1e-6)))} seconds"
+
+
 class RateLimits:
     """``await hit(rule, key)`` counts one attempt of ``key`` (an address, an account id)
     against ``rule`` or raises ``TooMany``."""
@@ -83,7 +93,7 @@ class RateLimits:
             )
         else:
             self.storage = MemoryStorage(wrap_exceptions=True)
-        self.limiter = SlidingWindowCounterRateLimiter(self.storage)
+        self.limiter = MovingWindowRateLimiter(self.storage)
         self._parsed: dict[str, list[RateLimitItem]] = {}
         self._warned_at = -WARN_EVERY_S
 
@@ -94,14 +104,17 @@ class RateLimits:
         return items
 
     async def hit(self, rule: Rule, key: str) -> None:
-        items = self._items(rule)
-        if not items:
-            return
+        await self.hit_all((rule, key))
+
+    async def hit_all(self, *attempts: tuple[Rule, str]) -> None:
+        """One attempt counted against every ``(rule, key)`` if each has room, else none:
+        raises ``TooMany`` for the first that has not."""
+        checks = [(rule, item, key) for rule, key in attempts for item in self._items(rule)]
         try:
-            for item in items:
+            for rule, item, key in checks:
                 if not await self.limiter.test(item, rule.name, key):
                     raise await self._refusal(rule, item, key)
-            for item in items:
+            for rule, item, key in checks:
                 if not await self.limiter.hit(item, rule.name, key):
                     raise await self._refusal(rule, item, key)
         except StorageError as error:
@@ -152,6 +165,30 @@ class EdgeLimits:
             settings.table_address_limit,
             "rate/limited",
             "too many new tables from this address; wait a little before opening another",
+        )
+        self.logins_by_name = Rule(
+            "logins-name",
+            bucket_rate(settings.login_name_burst, settings.login_name_per_min),
+            "auth/rate_limited",
+            "too many login attempts; wait a little before trying again",
+        )
+        self.logins_by_address = Rule(
+            "logins-address",
+            bucket_rate(settings.login_address_burst, settings.login_address_per_min),
+            "auth/rate_limited",
+            "too many login attempts; wait a little before trying again",
+        )
+        self.registrations = Rule(
+            "registrations",
+            bucket_rate(settings.register_address_burst, settings.register_address_per_min),
+            "auth/rate_limited",
+            "too many new accounts from this address; wait a little before trying again",
+        )
+        self.reports = Rule(
+            "reports",
+            settings.report_account_limit,
+            "report/rate_limited",
+            "too many reports; try again later",
         )
         self.reads = Rule(
             "reads",

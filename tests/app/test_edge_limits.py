@@ -34,6 +34,7 @@ LIMITS = {
     "RAMPART_SOCKETS_PER_ADDRESS": "3",
     "RAMPART_HELLO_TIMEOUT_S": "1",
     "RAMPART_HEADER_TIMEOUT_S": "1",
+    "RAMPART_REPORT_ACCOUNT_LIMIT": "2/minute",
 }
 _addresses = itertools.count(1)
 
@@ -158,30 +159,6 @@ async def closed_with(ws: Any, timeout: float = 5.0) -> tuple[int | None, list[d
     return ws.close_code, said
 
 
-async def test_open_sockets_are_limited_per_address(limited: Server) -> None:
-    address = new_address()
-    here = From(limited, address)
-    token = await here.token()
-    lobby = (await here.table(token, public=False)).json()
-    held = [await open_socket(limited, "/ws/lobby", address) for _ in range(2)]
-    held.append(await open_socket(limited, f"/ws/matches/{lobby['id']}", address))
-    for ws in held:
-        await ws.send(json.dumps({"type": "hello"}))
-    for path in ("/ws/lobby", f"/ws/matches/{lobby['id']}"):
-        extra = await open_socket(limited, path, address)
-        code, said = await closed_with(extra)
-        assert code == 4429 and said[-1]["code"] == "rate/limited"
-    # Another address may still open one; a closed socket gives its place back.
-    other = await open_socket(limited, "/ws/lobby", new_address())
-    await held.pop().close()
-    again = await open_socket(limited, "/ws/lobby", address)
-    await again.send(json.dumps({"type": "hello"}))
-    assert json.loads(await again.recv())["type"] == "lobbies"
-    for ws in [*held, other, again]:
-        await ws.close()
-    await here.close()
-
-
 async def a_match(server: Server) -> int:
     here = From(server)
     host, guest = await here.token(), await here.token()
@@ -195,6 +172,48 @@ async def a_match(server: Server) -> int:
     assert started.status_code == 200, started.text
     await here.close()
     return int(started.json()["match_id"])
+
+
+async def test_open_sockets_are_limited_per_address(limited: Server) -> None:
+    address = new_address()
+    match = f"/ws/matches/{await a_match(limited)}"
+    held = [await open_socket(limited, "/ws/lobby", address) for _ in range(2)]
+    held.append(await open_socket(limited, match, address))
+    for ws in held:
+        await ws.send(json.dumps({"type": "hello"}))
+    for path in ("/ws/lobby", match):
+        extra = await open_socket(limited, path, address)
+        code, said = await closed_with(extra)
+        assert code == 4429 and said[-1]["code"] == "rate/limited"
+    assert all(ws.close_code is None for ws in held)
+    # Another address may still open one; a closed socket gives its place back.
+    other = await open_socket(limited, "/ws/lobby", new_address())
+    await held.pop().close()
+    for _ in range(20):
+        again = await open_socket(limited, "/ws/lobby", address)
+        if json.loads(await again.recv())["type"] == "lobbies":
+            break
+        await asyncio.sleep(0.1)  # the server has not seen the close yet
+    else:
+        pytest.fail("the place of a closed socket never came back")
+    for ws in [*held, other, again]:
+        await ws.close()
+
+
+async def test_reports_are_limited_per_account(limited: Server) -> None:
+    match_id = await a_match(limited)
+    here = From(limited)
+    reporter, other = await here.token(), await here.token()
+
+    async def report(token: str) -> httpx.Response:
+        body = {"match_id": match_id, "reason": "spam"}
+        bearer = {"authorization": f"Bearer {token}"}
+        return await here.client.post("/api/reports", json=body, headers=bearer)
+
+    assert [(await report(reporter)).status_code for _ in range(2)] == [201, 201]
+    refused(await report(reporter), "report/rate_limited")
+    assert (await report(other)).status_code == 201
+    await here.close()
 
 
 @pytest.mark.parametrize("where", ["lobby", "match"])

@@ -1,7 +1,7 @@
 """``POST /api/accounts`` (guest or registered), ``POST /api/sessions`` (log in), ``/me``.
 
 Passwords are hashed and checked off the event loop (``app.security.PasswordWorkers``), after
-the throttles (``app.accounts.guard``) let the attempt through; names follow
+the limits per name and address (``app.ops.ratelimits``) let the attempt through; names follow
 ``app.accounts.names``.
 """
 
@@ -61,11 +61,14 @@ async def create_account(
     """
     name = player_name(body.name)
     limits: EdgeLimits = request.app.state.limits
-    await limits.rates.hit(limits.accounts, client_address(request))
+    address = client_address(request)
+    if body.password is None:
+        await limits.rates.hit(limits.accounts, address)
+    else:
+        await limits.rates.hit_all((limits.accounts, address), (limits.registrations, address))
     accounts = AccountRepository(db)
     password_hash = None
     if body.password is not None:
-        guard.registrations.attempt(client_address(request))
         if await accounts.taken(name):
             raise name_taken(name)
         await db.commit()  # end the read before the (slow) hash; nothing was written
@@ -85,7 +88,9 @@ async def log_in(
     its time tells whether a name exists.
     """
     key = name_key(body.name)
-    guard.logins.attempt(key, client_address(request))
+    limits: EdgeLimits = request.app.state.limits
+    address = client_address(request)
+    await limits.rates.hit_all((limits.logins_by_name, key), (limits.logins_by_address, address))
     account = await AccountRepository(db).by_key(key)
     await db.commit()  # end the read before the (slow) check; nothing was written
     stored = account.password_hash if account is not None else None

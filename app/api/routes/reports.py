@@ -12,8 +12,9 @@ from app.api.deps import CurrentPlayer
 from app.api.errors import declared
 from app.api.params import BodyId, BodySeat
 from app.api.schemas import Body
-from app.moderation.reports import ReportThrottle, file_report, report_json
+from app.moderation.reports import file_report, report_json
 from app.moderation.service import ModerationService
+from app.ops.ratelimits import EdgeLimits
 
 router = APIRouter(prefix="/api", tags=["reports"])
 
@@ -30,9 +31,10 @@ class NewReport(Body):
 async def report(body: NewReport, player: CurrentPlayer, request: Request) -> dict[str, Any]:
     """File a report for the admins (``GET /api/admin/reports``). Refuses
     ``match/not_found`` (404), ``report/bad_seat`` (422) and, past a few reports in ten
-    minutes, ``report/rate_limited`` (429, ``Retry-After``)."""
-    throttle: ReportThrottle = request.app.state.report_throttle
-    throttle.attempt(player.id)
+    minutes (``RAMPART_REPORT_ACCOUNT_LIMIT``), ``report/rate_limited`` (429,
+    ``Retry-After``)."""
+    limits: EdgeLimits = request.app.state.limits
+    await limits.rates.hit(limits.reports, str(player.id))
     service: ModerationService = request.app.state.moderation
     work = partial(
         file_report,

@@ -1,5 +1,6 @@
-"""The limits per client address hold for the cluster: two processes on one Redis share the
-count of new accounts and of open sockets (SQLite file shared, so no PostgreSQL is needed)."""
+"""The limits hold for the cluster: two processes on one Redis share the count of new accounts
+and of open sockets per address, and of login attempts per name (one SQLite file shared, so
+no PostgreSQL is needed)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ def two_nodes(redis_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]
         "RAMPART_NODE_TTL_S": "2",
         "RAMPART_ACCOUNT_ADDRESS_LIMIT": "3/minute",
         "RAMPART_SOCKETS_PER_ADDRESS": "2",
+        "RAMPART_LOGIN_NAME_BURST": "2",
     }
     database = f"sqlite+aiosqlite:///{tmp_path}/rampart.db"
     nodes = (Server(database, dict(env)), Server(database, dict(env)))
@@ -40,6 +42,7 @@ def two_nodes(redis_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]
 
 async def test_limits_per_address_hold_across_processes(two_nodes: tuple[Server, Server]) -> None:
     await new_accounts_are_counted_across_processes(*two_nodes)
+    await logins_are_counted_across_processes(*two_nodes)
     await open_sockets_are_counted_across_processes(*two_nodes)
 
 
@@ -53,6 +56,13 @@ async def new_accounts_are_counted_across_processes(one: Server, two: Server) ->
     assert reply.json()["error"]["code"] == "rate/limited"
     other = {"x-forwarded-for": "198.51.100.8"}
     assert httpx.post(f"{one.http}/api/accounts", json={"name": "c9"}, headers=other).is_success
+
+
+async def logins_are_counted_across_processes(one: Server, two: Server) -> None:
+    body = {"name": "c0", "password": "not the password"}
+    nodes = (one, two, one)
+    statuses = [httpx.post(f"{n.http}/api/sessions", json=body).status_code for n in nodes]
+    assert statuses == [401, 401, 429]
 
 
 async def open_sockets_are_counted_across_processes(one: Server, two: Server) -> None:
