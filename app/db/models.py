@@ -290,6 +290,17 @@ class LadderEntry(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+# The leaderboard's order (``app.tournaments.ladders.leaderboard``): a page is read off this
+# index instead of sorting the whole ladder for every request.
+Index(
+    "ix_ladder_entries_board",
+    LadderEntry.ladder_id,
+    LadderEntry.points.desc(),
+    LadderEntry.played.desc(),
+    LadderEntry.id,
+)
+
+
 class RatingEvent(Base):
     """What one rated match did to one ladder entry: ledger and skill, before and after."""
 

@@ -14,7 +14,7 @@ import logging
 from functools import partial
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from app.accounts.names import title
@@ -101,14 +101,19 @@ def find_game_ladder(session: Session, game: str) -> Ladder | None:
 def leaderboard(session: Session, ladder_id: int, limit: int, offset: int) -> list[LadderEntry]:
     """Entries by ledger points (then games played), after ``get`` has checked the ladder."""
     get(session, ladder_id)
-    query = (
+    query = leaderboard_query(ladder_id, limit, offset)
+    return list(session.execute(query).scalars())
+
+
+def leaderboard_query(ladder_id: int, limit: int, offset: int) -> Select[LadderEntry]:
+    """A leaderboard page, in the order of the ``ix_ladder_entries_board`` index."""
+    return (
         select(LadderEntry)
         .where(LadderEntry.ladder_id == ladder_id)
         .order_by(LadderEntry.points.desc(), LadderEntry.played.desc(), LadderEntry.id)
         .limit(limit)
         .offset(offset)
     )
-    return list(session.execute(query).scalars())
 
 
 def entry_for(

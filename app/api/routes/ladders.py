@@ -11,13 +11,16 @@ from pydantic import Field
 
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
-from app.api.params import GameQuery, IdPath, Offset, ShortText
+from app.api.filters import GameFilter
+from app.api.params import IdPath, ShortText
 from app.api.schemas import Body
 from app.api.throttles import ANONYMOUS_READS
 from app.tournaments import ladders as ladder_store
 from app.tournaments.ladders import LadderService, entry_json, ladder_json
 
 router = APIRouter(prefix="/api/ladders", tags=["ladders"])
+
+BoardOffset = Annotated[int, Query(ge=0, le=10_000, description="rows to skip (at most 10,000)")]
 
 
 async def get_ladders(request: Request) -> LadderService:
@@ -35,7 +38,7 @@ class NewLadder(Body):
 
 @router.get("", responses=declared(422, 503))
 async def list_ladders(
-    db: SessionDep, ladders: LaddersDep, game: GameQuery = None
+    db: SessionDep, ladders: LaddersDep, game: GameFilter = None
 ) -> list[dict[str, Any]]:
     """Every game's ladder (created on first look) and the custom ones."""
     await ladders.writer.run(ladder_store.ensure_game_ladders)
@@ -67,9 +70,11 @@ async def leaderboard(
     ladder_id: IdPath,
     db: SessionDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Offset = 0,
+    offset: BoardOffset = 0,
 ) -> list[dict[str, Any]]:
-    """The leaderboard: the 1500-point ledger first, the skill ratings beside it."""
+    """The leaderboard: the 1500-point ledger first, the skill ratings beside it. Pages are
+    read off the board's index, down to ``offset`` 10,000 (a deeper one walks every entry it
+    skips)."""
     work = partial(ladder_store.leaderboard, ladder_id=ladder_id, limit=limit, offset=offset)
     entries = await db.run_sync(work)
     return [entry_json(e, offset + i + 1) for i, e in enumerate(entries)]
