@@ -215,9 +215,11 @@ def relay_token(secret: str) -> str:
 
 
 def relayed(headers: Mapping[str, str], secret: str) -> bool:
-    """The socket is another process's relay of a client (it carries ``relay_token``)."""
+    """The socket is another process's relay of a client (it carries ``relay_token``); a
+    header that is not ASCII is none (and never reaches ``compare_digest``, which refuses
+    non-ASCII text)."""
     shown = headers.get(RELAY_HEADER)
-    return shown is not None and hmac.compare_digest(shown, relay_token(secret))
+    return shown is not None and shown.isascii() and hmac.compare_digest(shown, relay_token(secret))
 
 
 def client_address(client: tuple[str, int] | None) -> str:

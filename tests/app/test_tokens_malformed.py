@@ -109,3 +109,27 @@ async def test_rest_refuses_raw_token_bytes_without_a_500(shared_server: Server)
             "/api/accounts/me", headers={"authorization": b"Bearer v1.1.1.\x80\x81"}
         )
     assert reply.status_code == 401 and reply.json()["error"]["code"] == "auth/bad_token"
+
+
+async def handshake(server: Server, path: str, header: bytes) -> bytes:
+    """A websocket upgrade of ``path`` carrying ``header`` as raw bytes; the first reply."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n".encode()
+        + header
+        + b"\r\n\r\n"
+    )
+    try:
+        return await asyncio.wait_for(reader.read(4096), 5)
+    finally:
+        writer.close()
+
+
+async def test_a_non_ascii_relay_token_is_no_relay_and_no_traceback(shared_server: Server) -> None:
+    # The header one process shows another when it relays a socket is a token too.
+    for path in ("/ws/lobby", "/ws/matches/1"):
+        reply = await handshake(shared_server, path, b"x-rampart-relay: v1.\xe9\xe9")
+        assert reply.startswith(b"HTTP/1.1 101"), reply
+    await asyncio.sleep(0.2)
+    assert "Traceback" not in shared_server.log_text()
