@@ -139,12 +139,13 @@ export function quickPlayPanel(navigate) {
 }
 
 /** Put the quick-play panel on the start page (mounted by lobby.js's mountHome): after the
- * account box. Returns its stop function. */
+ * account box and the player's matches in progress (their Rejoin buttons come first).
+ * Returns its stop function. */
 export function mountQuickPlay(root, navigate) {
   const column = root.querySelector(".home-grid .col");
   if (!column) return () => {};
   const panel = quickPlayPanel(navigate);
-  const account = column.querySelector(".account");
-  if (account) account.after(panel.el); else column.prepend(panel.el);
+  const before = column.querySelector("#my-matches") || column.querySelector(".account");
+  if (before) before.after(panel.el); else column.prepend(panel.el);
   return panel.stop;
 }

@@ -146,7 +146,7 @@ function render(ctx) {
     canDrop: (where) => dropActions(where).length > 0, onDrop,
   });
   const field = fieldEl(v, {
-    viewerSide: mySide, marks,
+    viewerSide: mySide, seated: ctx.seat !== null && ctx.seat !== undefined, marks,
     zoneTarget: (z) => c.zones.has(z),
     onZone: (z) => choose(s, c.zones.get(z)),
     canDrop: (where) => dragId() !== null && dropActions(where).length > 0, onDrop,

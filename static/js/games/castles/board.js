@@ -25,11 +25,19 @@ function hpBar(hp, max) {
     h("i", { style: { "--f": fraction } }), h("b", `${hp}/${max}`));
 }
 
+/** Whose a card is, in words: "Yours" or "Enemy" to a seated player, the side's name to a
+ * spectator (``viewerSide`` null). */
+export function ownerWord(side, viewerSide) {
+  if (viewerSide === null || viewerSide === undefined) return SIDE_NAMES[side];
+  return side === viewerSide ? "Yours" : "Enemy";
+}
+
 /**
  * One card in play. ``mark``: {selectable, selected, target, entered, spent, ready, onClick,
- * draggable, onDragStart, onDragEnd, canDrop, onDrop} (handlers optional).
+ * draggable, onDragStart, onDragEnd, canDrop, onDrop} (handlers optional); ``viewerSide``: the
+ * seated viewer's side (null for a spectator), for the owner band across the card's top.
  */
-export function playCardEl(card, mark) {
+export function playCardEl(card, mark, viewerSide = null) {
   const interactive = !!(mark.onClick && (mark.selectable || mark.target || mark.selected));
   const classes = ["cs-card", `cs-side-${card.side}`, `cs-kind-${card.kind}`];
   if (card.kind === "castle") classes.push("cs-castle");
@@ -59,7 +67,8 @@ export function playCardEl(card, mark) {
     attrs.ondragover = (ev) => { if (mark.canDrop({ card: card.id })) ev.preventDefault(); };
     attrs.ondrop = (ev) => { ev.preventDefault(); ev.stopPropagation(); mark.onDrop({ card: card.id }); };
   }
-  const el = h(interactive ? "button" : "div", attrs, svg(faceSvg(card.kind, card.side)), hpBar(card.hp, card.max_hp));
+  const owner = h("span.cs-owner", { "aria-hidden": "true" }, ownerWord(card.side, viewerSide));
+  const el = h(interactive ? "button" : "div", attrs, owner, svg(faceSvg(card.kind, card.side)), hpBar(card.hp, card.max_hp));
   if (mark.ready) el.append(h("span.cs-ready", { title: "can still move or act this turn" }));
   return el;
 }
@@ -72,7 +81,11 @@ export function fieldEl(view, ui) {
   const order = ui.viewerSide === 1 ? [0, 1, 2, 3, 4, 5] : [5, 4, 3, 2, 1, 0];
   const byZone = [[], [], [], [], [], []];
   for (const card of view.in_play || []) if (card.zone >= 0 && card.zone < 6) byZone[card.zone].push(card);
-  const rows = [];
+  const viewer = ui.seated ? ui.viewerSide : null;
+  // The legend of the owner bands and zone colours.
+  const rows = [h("div.cs-legend", [0, 1].map((side) => h(`span.cs-legend-item.cs-side-${side}`,
+    h("i.cs-swatch", { "aria-hidden": "true" }),
+    viewer === null ? `${SIDE_NAMES[side]} side` : `${SIDE_NAMES[side]}: ${side === viewer ? "your side" : "the enemy"}`)))];
   order.forEach((z, i) => {
     const zone = view.zones[z];
     const target = ui.zoneTarget(z);
@@ -96,7 +109,7 @@ export function fieldEl(view, ui) {
       target
         ? h("button.cs-zone-label.cs-zone-pick", { type: "button", onclick: (ev) => { ev.stopPropagation(); ui.onZone(z); } }, label)
         : h("div.cs-zone-label", label),
-      h("div.cs-zone-cards", byZone[z].map((card) => playCardEl(card, ui.marks(card))))));
+      h("div.cs-zone-cards", byZone[z].map((card) => playCardEl(card, ui.marks(card), viewer)))));
     const next = order[i + 1];
     if (next !== undefined && (view.rivers || []).includes(Math.min(z, next))) {
       rows.push(h("div.cs-river", { "aria-label": "river" }, "River"));
