@@ -17,7 +17,8 @@ real tokens with one character swapped for a non-ASCII one. Each goes as the byt
 ``Authorization: Bearer`` header (Latin-1, as HTTP carries them) to ``/api/accounts/me``
 (401 with an ``auth/`` code), and as the token of a ``hello`` on a match socket and on the
 lobby socket (an ``error`` with a code; the socket stays open, and a match socket still
-welcomes a good hello afterwards).
+welcomes a good hello afterwards). Some also go as the relay header one process shows another
+(``x-rampart-relay``) on a socket upgrade, which must still be upgraded (101).
 
 Printed: the answers by code, and the failures (an impostor accepted, a 5xx, an answer with
 no code, a socket closed, a good hello not welcomed) and the server log's tracebacks. The
@@ -74,6 +75,7 @@ HELD_CASTLE = "Owl Tower"
 NAME_REFUSALS = {(409, "account/name_taken"), (422, "account/name_invalid")}
 TOKEN_SOCKET_CODES = frozenset({"auth/bad_token", "message/bad_json", "message/invalid"})
 SOCKET_BATCH = 40  # malformed hellos a match socket takes before a good one
+RELAY_HEADERS = 30  # tokens also sent as a relay header on an upgrade
 
 
 @functools.cache
@@ -321,6 +323,33 @@ async def hello(ws: Any, text: str, report: Report, where: str) -> None:
         report.failures.append(f"{where} hello {text!r}: {refused}")
 
 
+async def handshake(server: Server, path: str, header: bytes) -> bytes:
+    """A websocket upgrade of ``path`` carrying ``header`` as raw bytes; the first reply."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n".encode()
+        + header
+        + b"\r\n\r\n"
+    )
+    try:
+        return await asyncio.wait_for(reader.read(4096), 10)
+    finally:
+        writer.close()
+
+
+async def fuzz_relay_headers(server: Server, report: Report, texts: list[str]) -> None:
+    carried = [raw for raw in map(header_bytes, texts) if raw is not None][:RELAY_HEADERS]
+    for raw in carried:
+        header = b"x-rampart-relay: " + raw.removeprefix(b"Bearer ")
+        reply = await handshake(server, "/ws/lobby", header)
+        report.tokens += 1
+        status = reply.split(b"\r\n", 1)[0].decode("latin-1")
+        report.codes[f"relay {status.removeprefix('HTTP/1.1 ')[:3]}"] += 1
+        if not status.startswith("HTTP/1.1 101"):
+            report.failures.append(f"relay header {raw!r}: {status}")
+
+
 async def phase(report: Report, what: str, work: Any) -> None:
     """Run one part of the campaign; a connection the server dropped ends it, as a failure."""
     try:
@@ -338,6 +367,7 @@ async def campaign(server: Server, names: int, tokens_count: int, seed_value: in
         texts = [token_text(spec, good) for spec in draw(tokens, tokens_count, seed_value)]
         await phase(report, "REST tokens", fuzz_rest_tokens(api, report, texts))
         await phase(report, "socket tokens", fuzz_socket_tokens(server, api, report, texts, good))
+        await phase(report, "relay headers", fuzz_relay_headers(server, report, texts))
     finally:
         await api.close()
     await asyncio.sleep(0.3)  # the server's last log lines

@@ -13,6 +13,7 @@ import websockets
 
 from app.errors import Unauthorized
 from app.security import issue_token, read_token
+from bench.fuzz_names_tokens import handshake
 from tests.app.support import Api, Client, Server
 
 SECRET = "s" * 32
@@ -109,21 +110,6 @@ async def test_rest_refuses_raw_token_bytes_without_a_500(shared_server: Server)
             "/api/accounts/me", headers={"authorization": b"Bearer v1.1.1.\x80\x81"}
         )
     assert reply.status_code == 401 and reply.json()["error"]["code"] == "auth/bad_token"
-
-
-async def handshake(server: Server, path: str, header: bytes) -> bytes:
-    """A websocket upgrade of ``path`` carrying ``header`` as raw bytes; the first reply."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n".encode()
-        + header
-        + b"\r\n\r\n"
-    )
-    try:
-        return await asyncio.wait_for(reader.read(4096), 5)
-    finally:
-        writer.close()
 
 
 async def test_a_non_ascii_relay_token_is_no_relay_and_no_traceback(shared_server: Server) -> None:

@@ -21,3 +21,4 @@ async def test_impostor_names_and_malformed_tokens_are_refused_cleanly(tmp_path:
     assert report.codes["name account/name_taken"] > 0, summary
     assert report.codes["name account/name_invalid"] > 0, summary
     assert report.codes["rest auth/bad_token"] > 0 and report.codes["lobby auth/bad_token"] > 0
+    assert report.codes["relay 101"] > 0, summary
