@@ -185,7 +185,7 @@ class MatchRepository:
         status: str,
         version: int,
         result: dict[str, Any] | None,
-        ledger: dict[int, int],
+        ledger: dict[int, int] | None,
         forfeits: dict[str, Any],
         flags: dict[str, Any] | None = None,
     ) -> None:
@@ -196,13 +196,15 @@ class MatchRepository:
                 status=status,
                 version=version,
                 result=result,
-                ledger={str(seat): delta for seat, delta in ledger.items()},
+                ledger=None
+                if ledger is None
+                else {str(seat): delta for seat, delta in ledger.items()},
                 forfeits=forfeits,
                 flags=flags,
                 ended_at=utcnow(),
             )
         )
-        for seat, delta in ledger.items():
+        for seat, delta in (ledger or {}).items():
             await self.session.execute(
                 update(MatchSeat)
                 .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)

@@ -8,10 +8,11 @@ from engines.base import Engine, State
 
 
 class Position(Protocol):
-    """The match's engine, state and version, and whether it is over (``GameSession`` is
-    one). Read-only for everyone but the session."""
+    """The match's engine, state and version, whether it is over, and whether it is rated
+    (``GameSession`` is one). Read-only for everyone but the session."""
 
     engine: Engine
     state: State
     version: int
     finished: bool
+    rated: bool

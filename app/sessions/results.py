@@ -19,10 +19,11 @@ async def write_result(
     flags: dict[str, Any] | None,
 ) -> None:
     """Record the match's outcome at its current version, with the ledger settled by the
-    rulebook's scoring (forfeited seats counted as such) and the grab races' suspicion flags."""
+    rulebook's scoring (forfeited seats counted as such) and the grab races' suspicion flags.
+    A casual match moves no ledger: it records none (null, and no seat's ``ledger_delta``)."""
     outcome = match.engine.outcome(match.state)
     assert outcome is not None, "only a decided match has a result"
-    ledger = settle(outcome, forfeited=[int(seat) for seat in forfeits])
+    ledger = settle(outcome, forfeited=[int(seat) for seat in forfeits]) if match.rated else None
     async with sessionmaker() as db:
         await MatchRepository(db).finish(
             match_id,

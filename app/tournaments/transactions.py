@@ -18,6 +18,7 @@ from app.db.models import Pairing as PairingRow
 from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.lobby.service import rated_refusal
+from app.scoring.ledger import settle
 from app.scoring.ratings import SkillRating, system_for
 from app.sessions.bots import BOT_KINDS, BOT_LEVELS, bot_spec, has_bots
 from app.tournaments import director, formats, ladders, store
@@ -291,7 +292,9 @@ def _open_table(session: Session, tournament: Tournament, players: list[Tourname
 
 def record(session: Session, match_id: int) -> int | None:
     """Store a finished tournament match's result in its pairing (entry ids, ledger changes,
-    forfeits) and withdraw whoever abandoned it; returns the tournament, None if not ours."""
+    forfeits) and withdraw whoever abandoned it; returns the tournament, None if not ours.
+    The tournament's own ledger is settled here from the outcome: a casual tournament's
+    matches record none of their own (``app.sessions.results``)."""
     row = store.pairing_for_match(session, match_id)
     match = session.get(Match, match_id)
     if row is None or match is None or row.status == "finished" or match.status != "finished":
@@ -299,8 +302,8 @@ def record(session: Session, match_id: int) -> int | None:
     assert match.result is not None
     outcome = Outcome.from_json(match.result)
     seat_entry = list(row.entries)
-    changes = {int(seat): int(v) for seat, v in (match.ledger or {}).items()}
     forfeits = {int(seat): reason for seat, reason in (match.forfeits or {}).items()}
+    changes = settle(outcome, forfeited=list(forfeits))
     row.placings = [[seat_entry[s] for s in group] for group in outcome.placings]
     row.changes = {str(seat_entry[s]): change for s, change in changes.items()}
     row.forfeited = sorted(seat_entry[s] for s in forfeits)

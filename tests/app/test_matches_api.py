@@ -9,10 +9,17 @@ from tests.app.support import Api, Client, Server
 
 
 async def play_tally(
-    api: Api, server: Server, target: int
+    api: Api, server: Server, target: int, rated: bool = False
 ) -> tuple[int, list[str], Client, Client]:
     tokens = [await api.guest("p0"), await api.guest("p1")]
-    match_id = await api.table("tally", tokens, options={"target": target, "secrets": True})
+    options = {"target": target, "secrets": True}
+    if rated:  # api.table raises casual tables only
+        body = {"game": "tally", "seats": 2, "options": options, "rated": True}
+        lobby = await api.ok("/api/lobbies", tokens[0], body)
+        await api.ok(f"/api/lobbies/{lobby['id']}/join", tokens[1])
+        match_id = int((await api.ok(f"/api/lobbies/{lobby['id']}/start", tokens[0]))["match_id"])
+    else:
+        match_id = await api.table("tally", tokens, options=options)
     clients = [await Client(server, match_id, t).connect() for t in tokens]
     return match_id, tokens, clients[0], clients[1]
 
@@ -53,7 +60,7 @@ async def test_running_log_is_redacted_and_finished_log_complete(
 
 
 async def test_match_page_lists_seats_result_and_ledger(api: Api, shared_server: Server) -> None:
-    match_id, tokens, ann, _bob = await play_tally(api, shared_server, target=1)
+    match_id, tokens, ann, _bob = await play_tally(api, shared_server, target=1, rated=True)
     await ann.act({"type": "move", "cell": 0})
     await ann.wait_until(lambda c: c.view["outcome"] is not None)
     match = (await api.get(f"/api/matches/{match_id}")).json()
@@ -70,7 +77,8 @@ async def test_match_page_lists_seats_result_and_ledger(api: Api, shared_server:
     assert match_id in [m["id"] for m in finished["matches"]]
     future = (datetime.now(UTC) + timedelta(days=1)).isoformat()
     assert (await api.get("/api/matches", since=future)).json()["total"] == 0
-    assert (await api.get("/api/matches", game="nothing")).json()["matches"] == []
+    unknown = await api.get("/api/matches", game="nothing")
+    assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "request/invalid"
     missing = await api.get("/api/matches/987654")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "match/not_found"
 

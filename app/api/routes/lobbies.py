@@ -8,7 +8,8 @@ from fastapi import APIRouter, Request
 
 from app.api.deps import OPTIONAL_TOKEN, CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
 from app.api.errors import declared
-from app.api.params import GameQuery, IdPath
+from app.api.filters import GameFilter
+from app.api.params import IdPath
 from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, StartOut, Vote
 from app.db.models import Lobby
 from app.db.repositories import LobbyRepository
@@ -33,7 +34,7 @@ CHANGE = declared(400, 401, 403, 404, 409, 422, 503)
 
 
 @router.get("", responses=declared(422, 503))
-async def list_lobbies(db: SessionDep, game: GameQuery = None) -> list[dict[str, Any]]:
+async def list_lobbies(db: SessionDep, game: GameFilter = None) -> list[dict[str, Any]]:
     """Open public tables."""
     return [shown(lobby, None) for lobby in await LobbyRepository(db).list_open(game)]
 

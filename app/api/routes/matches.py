@@ -11,18 +11,18 @@ from sqlalchemy import select
 
 from app.api.deps import OPTIONAL_TOKEN, OptionalPlayer, SessionDep
 from app.api.errors import declared
+from app.api.filters import GameFilter, MatchStatusFilter
 from app.api.params import (
-    GameQuery,
     IdPath,
     IdQuery,
     MomentQuery,
     SeatQuery,
-    StatusQuery,
     VersionQuery,
 )
 from app.api.throttles import ANONYMOUS_READS
 from app.db.models import Account, Match, MatchAction, MatchSeat, Pairing
 from app.db.repositories import MATCH_COUNT_CAP, MatchFilter, MatchRepository
+from app.errors import Forbidden
 from app.sessions import wire
 from app.sessions.bots import parse_bot_spec
 from app.sessions.reads import MatchReads
@@ -39,9 +39,10 @@ HistoryOffset = Annotated[
 HIDDEN_OPTIONS = frozenset({"deck", "decks"})
 
 
-def seat_json(seat: MatchSeat, player: str | None = None) -> dict[str, Any]:
+def seat_json(seat: MatchSeat, rated: bool, player: str | None = None) -> dict[str, Any]:
     """A seat; a bot's stored spec (``heuristic:hard``) is shown as its kind and difficulty.
-    ``name`` is the seat's castle name, ``player`` the seated account's name (None: a bot)."""
+    ``name`` is the seat's castle name, ``player`` the seated account's name (None: a bot).
+    A casual match's seat has no ``ledger_delta`` (null): only rated play moves the ledger."""
     kind, difficulty = parse_bot_spec(seat.bot) if seat.bot else (None, None)
     return {
         "seat": seat.seat,
@@ -50,7 +51,7 @@ def seat_json(seat: MatchSeat, player: str | None = None) -> dict[str, Any]:
         "player": player,
         "bot": kind,
         "difficulty": difficulty,
-        "ledger_delta": seat.ledger_delta,
+        "ledger_delta": seat.ledger_delta if rated else None,
     }
 
 
@@ -71,7 +72,7 @@ def match_json(
         "status": match.status,
         "rated": match.rated,
         "seats": [
-            seat_json(seat, names.get(seat.account_id) if seat.account_id else None)
+            seat_json(seat, match.rated, names.get(seat.account_id) if seat.account_id else None)
             for seat in seats
         ],
         "options": options,
@@ -80,7 +81,7 @@ def match_json(
         "ended_at": match.ended_at.isoformat() if match.ended_at else None,
         "version": match.version,
         "result": match.result,
-        "ledger": match.ledger,
+        "ledger": match.ledger if match.rated else None,
         "forfeits": match.forfeits,
         "flags": match.flags,
         "lobby_id": match.lobby_id,
@@ -88,9 +89,13 @@ def match_json(
 
 
 def viewer_seat(seats: list[MatchSeat], viewer: Account | None, wanted: int | None) -> int | None:
-    """The seat whose view the requester gets: theirs (``wanted`` among several), else None."""
+    """The seat whose view the requester gets: theirs (``wanted`` among several, as a hot
+    seat holds them), else None (a spectator's). A ``wanted`` seat the requester does not
+    hold is refused: ``match/not_your_seat`` (403)."""
     mine = [s.seat for s in seats if viewer is not None and s.account_id == viewer.id]
-    if wanted is not None and wanted in mine:
+    if wanted is not None:
+        if wanted not in mine:
+            raise Forbidden("match/not_your_seat", f"seat {wanted} is not yours to see")
         return wanted
     return mine[0] if mine else None
 
@@ -98,9 +103,9 @@ def viewer_seat(seats: list[MatchSeat], viewer: Account | None, wanted: int | No
 @router.get("", responses=declared(422, 429, 503), dependencies=[ANONYMOUS_READS])
 async def list_matches(
     db: SessionDep,
-    game: GameQuery = None,
+    game: GameFilter = None,
     player: IdQuery = None,
-    status: StatusQuery = None,
+    status: MatchStatusFilter = None,
     since: MomentQuery = None,
     until: MomentQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -150,7 +155,7 @@ async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
     response_class=StreamingResponse,
     responses={
         200: {"content": {"application/x-ndjson": {}}, "description": "one JSON object a line"},
-        **declared(401, 404, 422, 429, 503),
+        **declared(401, 403, 404, 422, 429, 503),
     },
     openapi_extra=OPTIONAL_TOKEN,
     dependencies=[ANONYMOUS_READS],
@@ -164,7 +169,9 @@ async def get_events(
 ) -> StreamingResponse:
     """The event log as NDJSON, one version per line. While the match runs it is redacted for
     the requester (their seat's events; others' actions left out); after the end, complete.
-    Each line is encoded once per audience and kept (``app.sessions.log_reads``)."""
+    Each line is encoded once per audience and kept (``app.sessions.log_reads``). ``seat``
+    names one of the requester's seats (a hot seat holds several); any other is refused with
+    ``match/not_your_seat`` (403)."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
     seats = await repo.seats(match_id)
@@ -190,7 +197,7 @@ async def get_events(
     audience = "complete" if complete else ("seat", as_seat)
     chunks = await reads.logs.lines(repo, match_id, audience, encode)
     head: dict[str, Any] = {"version": 0, "type": "setup", "game": match.game}
-    head["seats"] = [seat_json(s) for s in seats]
+    head["seats"] = [seat_json(s, match.rated) for s in seats]
     if complete:
         head.update(seed=match.seed, options=match.options)
 
@@ -204,7 +211,7 @@ async def get_events(
 
 @router.get(
     "/{match_id}/state",
-    responses=declared(401, 404, 422, 429, 503),
+    responses=declared(401, 403, 404, 422, 429, 503),
     openapi_extra=OPTIONAL_TOKEN,
     dependencies=[ANONYMOUS_READS],
 )
@@ -219,8 +226,9 @@ async def get_state(
     """The match at ``version`` (default: the latest): the requester's view, and once the
     match is over the whole engine state too. The latest version of a match this process
     plays comes from its live session; any other is rebuilt from the log, starting from a
-    snapshot kept by an earlier rebuild (``app.sessions.reads``). Refuses
-    ``match/no_version``."""
+    snapshot kept by an earlier rebuild (``app.sessions.reads``). ``seat`` names one of the
+    requester's seats (a hot seat holds several). Refuses ``match/no_version`` (404) and
+    ``match/not_your_seat`` (403: a seat the requester does not hold)."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
     as_seat = viewer_seat(await repo.seats(match_id), viewer, seat)

@@ -10,7 +10,8 @@ from fastapi import APIRouter
 
 from app.api.deps import SessionDep
 from app.api.errors import declared
-from app.api.params import GameQuery, IdPath
+from app.api.filters import GameFilter
+from app.api.params import IdPath
 from app.db.models import Account
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
@@ -41,7 +42,8 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
                 "rated": match.rated,
                 "started_at": match.started_at.isoformat(),
                 "seat": mine[0].seat if mine else None,
-                "ledger_delta": mine[0].ledger_delta if mine else None,
+                # Only rated play moves the ledger: a casual match shows no change.
+                "ledger_delta": mine[0].ledger_delta if mine and match.rated else None,
                 "opponents": [
                     s.name for s in seats.get(match.id, []) if s.account_id != account_id
                 ],
@@ -70,7 +72,7 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
 
 @router.get("/{account_id}/ratings", responses=declared(404, 422, 503))
 async def rating_history(
-    account_id: IdPath, db: SessionDep, game: GameQuery = None
+    account_id: IdPath, db: SessionDep, game: GameFilter = None
 ) -> list[dict[str, Any]]:
     """Every rating event of the player, oldest first: ledger and skill before and after."""
     if await db.get(Account, account_id) is None:

@@ -11,7 +11,8 @@ from pydantic import Field
 
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
-from app.api.params import BodyId, GameQuery, IdPath, Options, RoundPath, ShortText, StatusQuery
+from app.api.filters import GameFilter, TournamentStatusFilter
+from app.api.params import BodyId, IdPath, Options, RoundPath, ShortText
 from app.api.schemas import Body, TimeControlIn
 from app.api.throttles import ANONYMOUS_READS
 from app.errors import NotFound
@@ -85,7 +86,7 @@ async def create_tournament(
 
 @router.get("", responses=declared(422, 503))
 async def list_tournaments(
-    db: SessionDep, status: StatusQuery = None, game: GameQuery = None
+    db: SessionDep, status: TournamentStatusFilter = None, game: GameFilter = None
 ) -> list[dict[str, Any]]:
     rows = await db.run_sync(partial(store.search, status=status, game=game))
     return [tournament_json(t, players) for t, players in rows]
