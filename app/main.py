@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from app.accounts.guard import AccountGuard
 from app.api.errors import declared, install_error_handlers
 from app.api.limits import BodyLimit
+from app.api.methods import AllowedMethods
 from app.api.routes import (
     accounts,
     admin,
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(BodyLimit)
+    app.add_middleware(AllowedMethods)  # OPTIONS, and a 405 naming every allowed method
     app.add_middleware(RequestMetricsMiddleware)
     app.add_middleware(RequestIdMiddleware)
     routers = (

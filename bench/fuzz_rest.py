@@ -10,7 +10,9 @@ matches, tournaments and ladders; prints requests, statuses, 5xx and schema mism
         --database-url "$RAMPART_TEST_PG_URL"'                     # on PostgreSQL
 
 Exit status 1 when any request got a 5xx, a status the schema does not declare, or a body
-that does not match it (or a server traceback was logged). ``tests/fault/test_rest_fuzz.py``
+that does not match it, when a request the schema accepts was refused ``request/invalid`` or
+one it refuses was taken, when ``OPTIONS`` names other methods than the schema (or a server
+traceback was logged). ``tests/fault/test_rest_fuzz.py``
 runs it at CI size.
 """
 
@@ -56,9 +58,13 @@ CHECKS = (
     "content_type_conformance",
     "response_schema_conformance",
     "negative_data_rejection",  # a value outside the schema's bounds must not be taken
+    "positive_data_validated",  # one inside them is never refused request/invalid (fuzz_checks)
     "ignored_auth",  # a route that needs a token refuses a request without one
     "unsupported_method",  # a method a path lacks is a 405 naming those it has (Allow)
+    "allow_header_conformance",  # OPTIONS names exactly the methods the schema lists
 )
+# Where the custom checks are registered (schemathesis imports it: the repository on its path).
+HOOKS = "bench.fuzz_checks"
 GAMES = ("castles", "ambush", "rampage", "ember")
 PASSWORD = "fuzz-password-1"
 
@@ -296,7 +302,8 @@ def run_schemathesis(
     if max_time is not None:  # fuzzing and stateful phases go on until the time is spent
         command += ["--max-time", str(max_time)]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=workdir, capture_output=True, text=True)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": HOOKS, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, env=env)
     figures = read_reports(har, report)
     figures.seconds = time.monotonic() - started
     if not figures.requests:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Path, Query
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
+
+from app.api.instants import rfc3339_instant
 
 # Row ids, versions and seat counts are 32-bit INTEGER columns on PostgreSQL (SQLite would take
 # 64 bits; the narrower bound holds on both), so a larger number cannot name anything.
@@ -21,7 +22,6 @@ OFFSET_MAX = 2**31 - 1
 SEAT_MAX = 15  # seat numbers of a table of at most 16 seats (``NewLobby.seats``)
 ROUND_MAX = 64  # the most rounds a tournament plays (``NewTournament.rounds``)
 SHORT_TEXT = 32  # game ids, bot kinds, statuses, invite codes: String(32) columns
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}")
 
 # -- path parameters ---------------------------------------------------------------------------
 IdPath = Annotated[int, Path(ge=1, le=ID_MAX, description="a row id (1..2^31-1)")]
@@ -40,32 +40,19 @@ Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="rows to skip")]
 GameQuery = Annotated[str | None, Query(max_length=SHORT_TEXT, description="a game id")]
 
 
-def iso_text(value: Any) -> Any:
-    """Only ISO 8601 text is an instant here (pydantic would also read ``0.5`` as seconds
-    since 1970, which the schema's ``date-time`` does not allow)."""
-    if isinstance(value, str) and not ISO_DATE.match(value):
-        raise ValueError("an ISO 8601 date-time, such as 2026-01-31T12:00:00Z")
+def instant_text(value: Any) -> Any:
+    """An instant is RFC 3339 text, exactly what the schema's ``date-time`` format takes
+    (``app.api.instants``: an offset is required; pydantic alone would also read ``0.5`` as
+    seconds since 1970, and refuse year 1 at +02:03, which the format allows)."""
+    if isinstance(value, str):
+        return rfc3339_instant(value)
     return value
-
-
-def in_utc(moment: datetime | None) -> datetime | None:
-    """``moment`` in UTC (naive means UTC), refused when UTC has no such instant: year 1 at
-    +01:00 or year 9999 at -01:00 would overflow where the database converts it."""
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    try:
-        return moment.astimezone(UTC)
-    except OverflowError:
-        raise ValueError("the instant lies outside years 1-9999 in UTC") from None
 
 
 MomentQuery = Annotated[
     datetime | None,
-    Query(description="an ISO 8601 instant"),
-    BeforeValidator(iso_text),
-    AfterValidator(in_utc),
+    Query(description="an RFC 3339 instant, such as 2026-01-31T12:00:00Z"),
+    BeforeValidator(instant_text),
 ]
 StatusQuery = Annotated[str | None, Query(max_length=16, description="a status")]
 
@@ -106,8 +93,10 @@ def _check_value(value: Any, where: str, depth: int, budget: list[int]) -> None:
         if not -SAFE_INT <= value <= SAFE_INT:
             raise ValueError(f"{where}: integers lie within ±(2^53-1)")
     elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{where}: numbers must be finite")
+        # An integral number is an integer to the schema (1e300 too), bounded as one; any
+        # number with a fraction is already within the bound.
+        if not (math.isfinite(value) and -SAFE_INT <= value <= SAFE_INT):
+            raise ValueError(f"{where}: numbers are finite and within ±(2^53-1)")
     elif isinstance(value, str):
         _check_text(value, where)
     elif isinstance(value, list | dict):
@@ -137,8 +126,41 @@ def bounded_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def option_value_schema(depth: int) -> dict[str, Any]:
+    """The JSON schema of an option's value nested ``depth`` deep (1: a top-level option's),
+    as ``_check_value`` bounds it: null, a boolean, a number within ±(2^53-1), a string of at
+    most 200 characters, or, above the deepest level, a list or object of such values."""
+    choices: list[dict[str, Any]] = [
+        {"type": "null"},
+        {"type": "boolean"},
+        {"type": "number", "minimum": -SAFE_INT, "maximum": SAFE_INT},
+        {"type": "string", "maxLength": OPTION_TEXT_MAX},
+    ]
+    if depth < OPTION_DEPTH_MAX:
+        inner = option_value_schema(depth + 1)
+        choices.append({"type": "array", "items": inner})
+        choices.append(
+            {
+                "type": "object",
+                "propertyNames": {"maxLength": OPTION_TEXT_MAX},
+                "additionalProperties": inner,
+            }
+        )
+    return {"anyOf": choices}
+
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "description": "table options (see the game's rules); besides these bounds, at most "
+    f"{OPTION_ITEMS_MAX} values and {OPTIONS_BYTES_MAX} bytes of JSON in all",
+    "maxProperties": OPTION_KEYS_MAX,
+    "propertyNames": {"minLength": 1, "maxLength": OPTION_KEY_LENGTH},
+    "additionalProperties": option_value_schema(1),
+}
+
 Options = Annotated[
     dict[str, Any],
-    Field(max_length=OPTION_KEYS_MAX, description="table options (see the game's rules)"),
+    Field(max_length=OPTION_KEYS_MAX),
     AfterValidator(bounded_options),
+    WithJsonSchema(OPTIONS_SCHEMA),
 ]

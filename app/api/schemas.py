@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.api.params import SHORT_TEXT, BodySeat, Options, ShortText
 
@@ -14,6 +14,16 @@ class Body(BaseModel):
     not a seat number, ``"2"`` not a count), as the OpenAPI schema says."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _integral_numbers(cls, value: Any) -> Any:
+        """JSON has one number type, and to the schema's ``integer`` any number without a
+        fraction is one: ``2.0`` is the integer 2 here too (``2.5``, ``"2"``, ``true`` are
+        still refused)."""
+        if type(value) is float and value.is_integer():
+            return int(value)
+        return value
 
 
 class ErrorDetail(BaseModel):
@@ -40,9 +50,10 @@ class ErrorOut(BaseModel):
 
 
 class NewAccount(Body):
-    # The name rules (1-24 visible characters, ...) are app.accounts.names.player_name's,
-    # refused with account/name_invalid; this only bounds the size.
-    name: str = Field(max_length=100)
+    # The name rules (1-24 visible characters after normalising, one script, ...) are
+    # app.accounts.names.player_name's, refused with account/name_invalid; this bounds the
+    # raw text (spaces around it and runs of them are dropped before the rules count).
+    name: str = Field(min_length=1, max_length=100)
     password: str | None = Field(default=None, min_length=8, max_length=200)
 
 

@@ -48,7 +48,8 @@ export function mountHistory(root) {
     const query = new URLSearchParams({ limit, offset });
     if (game.value) query.set("game", game.value);
     if (status.value) query.set("status", status.value);
-    if (since.value) query.set("since", `${since.value}T00:00:00`);
+    // The server takes RFC 3339 instants (with an offset): the chosen day's local midnight.
+    if (since.value) query.set("since", new Date(`${since.value}T00:00:00`).toISOString());
     if (mineOnly.checked && session.account) query.set("player", session.account.id);
     const shown = new URLSearchParams();
     if (game.value) shown.set("game", game.value);

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +207,11 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
 
     # The match history lists the match; its page shows the result and replays it.
     alice.goto(f"{server_url}/matches")
+    alice.wait_for_selector(f"tr[data-match='{match_id}']", timeout=TIMEOUT)
+    # Filtered from today on (an RFC 3339 instant: the day's local midnight), it is still there.
+    with alice.expect_response(lambda reply: "since=" in reply.url) as filtered:
+        alice.fill("#filter-since", date.today().isoformat())
+    assert filtered.value.status == 200
     alice.wait_for_selector(f"tr[data-match='{match_id}']", timeout=TIMEOUT)
     alice.click(f"tr[data-match='{match_id}'] a")
     alice.wait_for_selector("#match-result:has-text('Eaglecrest')", timeout=TIMEOUT)

@@ -1,7 +1,8 @@
 """The REST schema fuzz (issue 20) at CI size: schemathesis against ``/openapi.json`` of a real
 server, logged in, over seeded tables, matches, tournaments and ladders (``bench/fuzz_rest.py``,
 which runs it at full size): no 5xx, no undeclared status, no body off its schema, no
-traceback in the server's log."""
+schema-valid request refused ``request/invalid`` and no schema-invalid one taken, ``OPTIONS``
+naming the schema's methods, no traceback in the server's log."""
 
 from __future__ import annotations
 

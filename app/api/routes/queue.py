@@ -43,13 +43,14 @@ async def get_queue(request: Request) -> QueueService:
 QueueDep = Annotated[QueueService, Depends(get_queue)]
 
 
-@router.post("", status_code=202, responses=declared(400, 401, 404, 422, 503))
+@router.post("", status_code=202, responses=declared(400, 401, 404, 409, 422, 503))
 async def join_queue(
     body: NewTicket, player: CurrentPlayer, db: SessionDep, queue: QueueDep
 ) -> dict[str, Any]:
     """Wait for a fair game: ``{"ticket", "status": "waiting", ...}``. A second ticket
     replaces the first. Refusals: ``queue/unknown_game``, ``queue/bad_seats``,
-    ``queue/rated_bots``, ``queue/no_bots``."""
+    ``queue/rated_bots``, ``queue/no_bots``, ``queue/already_playing`` (409: the player holds
+    a seat in a running match, the error's ``match_id``)."""
     return await queue.enqueue(
         db,
         player,
