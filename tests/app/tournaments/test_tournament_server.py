@@ -177,6 +177,27 @@ async def test_a_time_out_forfeits_the_match_but_keeps_the_player_in(rest: Api) 
     assert table["changes"][str(entry["id"])] <= -50  # a forfeit is a destroyed castle
 
 
+async def test_a_casual_tournament_keeps_its_ledger_while_its_matches_show_none(
+    rest: Api,
+) -> None:
+    """The tournament's standings settle its own 1500-point ledger from each outcome; its
+    casual matches show no ledger of their own (no ladder moves)."""
+    organiser = await rest.guest("casual organiser")
+    tid = await new_tournament(rest, organiser, rounds=1, rated=False)
+    await rest.ok(f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "count": 2})
+    await rest.ok(f"/api/tournaments/{tid}/start", organiser)
+    await wait_finished(rest, tid)
+    ((table,),) = [r["pairings"] for r in (await rest.get(f"/api/tournaments/{tid}/rounds")).json()]
+    assert sum(table["changes"].values()) == 0 and any(table["changes"].values())
+    standings = (await rest.get(f"/api/tournaments/{tid}/standings")).json()
+    assert {s["entry_id"]: s["points"] - 1500 for s in standings} == {
+        int(entry): change for entry, change in table["changes"].items()
+    }
+    match = (await rest.get(f"/api/matches/{table['match_id']}")).json()
+    assert match["rated"] is False and match["ledger"] is None
+    assert [s["ledger_delta"] for s in match["seats"]] == [None, None]
+
+
 async def test_single_elimination_gives_byes_to_the_top_seeds(rest: Api) -> None:
     organiser = await rest.guest("referee")
     created = await rest.ok(
