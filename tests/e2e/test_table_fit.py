@@ -53,10 +53,13 @@ def duel(browser: Any) -> Iterator[tuple[Any, Any]]:
     assert not errors, errors
 
 
-def resign_and_check_replay(page: Any, server_url: str, match_id: int, game: str) -> None:
-    """Resign, then open the match's replay (the seat's own view) at both sizes, at its first
-    and its last version: under its controls, scrolled to the top, the replayed table fits."""
-    page.click("#resign-button")
+def resign_and_check_replay(
+    page: Any, server_url: str, match_id: int, game: str, resigner: Any = None
+) -> None:
+    """``resigner`` (else ``page``) resigns; ``page`` opens the match's replay (its seat's own
+    view) at both sizes, at its first and its last version: under its controls, scrolled to
+    the top, the replayed table fits."""
+    (resigner or page).click("#resign-button")
     steps.wait_model(page, "window.__rampart.view.outcome", TIMEOUT)
     page.goto(f"{server_url}/matches/{match_id}")
     page.wait_for_selector(".replay-stage[data-version='0'] .board-wrap > *", timeout=TIMEOUT)
@@ -142,7 +145,7 @@ def test_castles_fits_with_a_card_chosen_and_a_large_hand(
     resign_and_check_replay(alice, server_url, match_id, "Castles")
 
 
-def test_ember_fits_with_a_card_chosen_a_choice_open_and_a_full_hand(
+def test_ember_fits_with_a_card_chosen_a_choice_or_a_response_open_and_a_full_hand(
     duel: tuple[Any, Any], server_url: str
 ) -> None:
     from tests.e2e.test_ember_table import OPTIONS, hand_card, my_phase
@@ -166,7 +169,25 @@ def test_ember_fits_with_a_card_chosen_a_choice_open_and_a_full_hand(
     alice.evaluate(GROW_HAND, [10, "ember"])
     alice.wait_for_selector(".em-hand .em-hand-slot >> nth=9", timeout=TIMEOUT)
     check_both_sizes(alice, "Ember with the choice open over a hand of 10")
-    resign_and_check_replay(alice, server_url, match_id, "Ember")
+    alice.click(".em-choice-button:has-text('Ember Shard')")
+    steps.wait_model(alice, "window.__rampart.view.players[0].scape.length === 2", TIMEOUT)
+
+    # Bram plays a Glimmer; Alice's Lethal Assassin aims at it: Bram's response prompt opens.
+    my_phase(bram, "mode")
+    bram.keyboard.press("1")
+    bram.keyboard.press("Enter")
+    my_phase(bram, "play")
+    bram.click(hand_card("glimmer"))
+    bram.keyboard.press("Enter")
+    my_phase(alice, "mode")
+    alice.keyboard.press("p")
+    my_phase(alice, "play")
+    alice.click(hand_card("lethal_assassin"))
+    alice.click(".em-area[data-seat='1'] .em-card.em-target[data-card='glimmer']")
+    my_phase(bram, "respond")
+    bram.wait_for_selector(".em-respond #em-pass-window", timeout=TIMEOUT)
+    check_both_sizes(bram, "Ember with the response prompt open")
+    resign_and_check_replay(alice, server_url, match_id, "Ember", resigner=bram)
 
 
 def test_quick_play_waiting_panel_is_in_view(browser: Any, server_url: str) -> None:
