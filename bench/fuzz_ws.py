@@ -13,12 +13,15 @@ A match that ends is replaced by a new one. Raw-frame cases run on their own con
 binary, oversize). Meanwhile an honest tally match plays move after move, and another address
 floods the server with cheap requests (``bench/floods.py``: new accounts, public tables,
 anonymous reads, lobby sockets that never say hello, stalled request heads; ``--no-floods``
-leaves them out), each of which must be refused or closed by its limit.
+leaves them out), each of which must be refused or closed by its limit. At the end the side
+doors around moderation and quick play are tried on each fuzzed match (``bench/side_doors.py``:
+a spectator's chat, a ticket for a seated player, a banned account's lobby hello).
 
 Printed: messages sent, answers by code, unanswered messages, crashes (a socket closed 1011,
 or the server logging a failed session), tracebacks in the server log, and the honest match's
-moves and failures, and what the floods were answered. The run is ok when crashes,
-tracebacks, unanswered messages, honest failures and flood problems are all 0.
+moves and failures, what the floods were answered, and the side doors' answers. The run is ok
+when crashes, tracebacks, unanswered messages, honest failures, flood problems and open side
+doors are all 0.
 ``tests/fault/test_ws_fuzz.py`` runs a CI-sized campaign.
 """
 
@@ -56,6 +59,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from bench.floods import FloodReport, FloodSize, flood  # noqa: E402
+from bench.side_doors import SideDoors, probe  # noqa: E402
 from tests.app.support import Api, Server  # noqa: E402
 
 GAMES = ("ambush", "castles", "ember", "rampage")
@@ -280,6 +284,7 @@ class Report:
     honest_moves: int = 0
     honest_failures: list[str] = field(default_factory=list)
     floods: FloodReport | None = None
+    side_doors: SideDoors | None = None
     seconds: float = 0.0
     drawing_s: float = 0.0
 
@@ -292,6 +297,7 @@ class Report:
             or self.honest_failures
             or self.raw_wrong
             or (self.floods is not None and self.floods.problems)
+            or (self.side_doors is not None and self.side_doors.leaks)
         )
 
     def lines(self) -> list[str]:
@@ -310,6 +316,7 @@ class Report:
             f"honest match beside it: {self.honest_moves} moves acknowledged, "
             f"{len(self.honest_failures)} failures {self.honest_failures[:3]}",
             *(self.floods.lines() if self.floods is not None else []),
+            *(self.side_doors.lines() if self.side_doors is not None else []),
             "ok" if self.ok else "NOT OK",
         ]
         return out
@@ -508,6 +515,7 @@ async def campaign(
     games: tuple[str, ...] = GAMES,
     pool_size: int = 5000,
     floods: FloodSize | None = None,
+    side_door_chats: int = 20,
 ) -> Report:
     """Fuzz ``messages`` messages over ``games`` (one fuzzing table each, concurrently) and
     the raw-frame cases, beside an honest match and, with ``floods``, floods of cheap requests
@@ -541,6 +549,8 @@ async def campaign(
         report.raw_closes[name] = code
         if code != expected:
             report.raw_wrong.append(f"{name}: closed {code}, expected {expected}")
+    matches = [(table.match_id, table.tokens) for table in tables]
+    report.side_doors = await probe(server, api, matches, side_door_chats)
     for table in tables:
         await table.close()
     if flooding is not None:

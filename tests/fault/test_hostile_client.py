@@ -17,6 +17,8 @@ import pytest
 
 from bench.floods import FloodSize, flood
 from tests.app.support import Api, Client, Server
+from tests.app.test_moderation import admin_token, me
+from tests.app.test_queue import LobbyListener
 from tests.fault.chaos_support import Duo, no_tracebacks, serving
 
 BIG = 10**30
@@ -146,6 +148,38 @@ async def test_a_finished_match_answers_hello_with_its_final_view_after_a_restar
             refusal = await client.wait_for("error", client_seq=seq)
             assert refusal["code"] == ("match/over" if token else "action/not_seated")
         no_tracebacks(server)
+
+
+async def test_side_doors_around_moderation_and_quick_play_stay_shut(
+    served: tuple[Server, Api],
+) -> None:
+    """A spectator's chat (a banned or muted player would watch and talk on without a token),
+    a banned account's lobby hello, a ticket while seated: each refused with its code while
+    the match plays on."""
+    server, api = served
+    duo = await Duo.start(server, api, ("kim", "lou"))
+    watcher = await Client(server, duo.match_id, None).connect()
+    for n in range(30):
+        await watcher.send({"type": "chat", "text": f"psst {n}"})
+    await duo.play(2)
+    await watcher.wait_for("error", code="chat/spectator")
+    assert {m["code"] for m in watcher.of_type("error")} <= {"chat/spectator", "rate/limited"}
+    assert not any(client.of_type("chat") for client in (*duo.clients, watcher))
+    seated = await api.post("/api/queue", duo.tokens[0], {"game": "ambush", "seats": 2})
+    assert seated.status_code == 409, seated.text
+    assert seated.json()["error"]["match_id"] == duo.match_id
+    admin = await admin_token(api, server)
+    banned = await api.guest("mal")
+    banned_id = (await me(api, banned))["id"]
+    await api.ok(f"/api/admin/players/{banned_id}/ban", admin, {"reason": "abuse"})
+    lobby = await LobbyListener().open(server, banned)
+    try:
+        assert (await lobby.wait_for("error"))["code"] == "auth/banned"
+    finally:
+        await lobby.close()
+    await duo.play(2)
+    still_open(duo)
+    no_tracebacks(server)
 
 
 async def test_floods_from_one_address_are_refused_and_play_goes_on(tmp_path: Path) -> None:

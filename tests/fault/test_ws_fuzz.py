@@ -2,7 +2,8 @@
 hypothesis-drawn hostile messages on match sockets of all four games and the raw-frame cases,
 against a real server, while an honest match plays on: no session crash, no traceback, every
 message answered with a coded error (or its ack), every bad frame closed as RFC 6455 asks;
-floods of cheap requests from another address meanwhile all meet their limits."""
+floods of cheap requests from another address meanwhile all meet their limits; the side doors
+(a spectator's chat, a ticket while seated, a banned lobby hello) stay shut."""
 
 from __future__ import annotations
 
@@ -31,3 +32,5 @@ async def test_a_fuzzed_server_keeps_every_match_alive_and_answers_every_message
     assert not report.crashes and report.tracebacks == 0, summary
     assert set(report.matches) == set(GAMES), summary
     assert report.floods is not None and not report.floods.problems, summary
+    assert report.side_doors is not None and not report.side_doors.leaks, summary
+    assert report.side_doors.codes["spectator chat: chat/spectator"] == 20 * len(GAMES), summary
