@@ -108,31 +108,33 @@ def upgrade() -> None:
     ).all()
     keys: set[str] = set()
     skeletons: set[str] = set()
-    filled: list[tuple[int, str]] = []  # (id, skeleton) of the accounts that keep their name
-    renamed: list[tuple[int, str, str, str]] = []  # (id, name, key, skeleton)
+    filled: list[dict[str, object]] = []  # the accounts that keep their name
+    renamed: list[dict[str, object]] = []
     for row in rows:  # the oldest account first: it keeps a contested name
         name = free_name(tidy(row.name, row.id), row.id, keys, skeletons)
         key, skeleton = name_key(name), name_skeleton(name)
         keys.add(key)
         skeletons.add(skeleton)
-        if (name, key) == (row.name, row.name_key):
-            filled.append((row.id, skeleton))
-        else:
-            renamed.append((row.id, name, key, skeleton))
+        change = {"row_id": row.id, "new_name": name, "new_key": key, "new_skeleton": skeleton}
+        (filled if (name, key) == (row.name, row.name_key) else renamed).append(change)
+    by_id = accounts.c.id == sa.bindparam("row_id")
     # Clear the renamed rows' keys first: a key moving between rows must not collide midway.
-    for account_id, _name, _key, _skeleton in renamed:
-        connection.execute(
-            accounts.update().where(accounts.c.id == account_id).values(name_key=None)
-        )
-    for account_id, name, key, skeleton in renamed:
+    if renamed:
+        connection.execute(accounts.update().where(by_id).values(name_key=None), renamed)
         connection.execute(
             accounts.update()
-            .where(accounts.c.id == account_id)
-            .values(name=name, name_key=key, name_skeleton=skeleton)
+            .where(by_id)
+            .values(
+                name=sa.bindparam("new_name"),
+                name_key=sa.bindparam("new_key"),
+                name_skeleton=sa.bindparam("new_skeleton"),
+            ),
+            renamed,
         )
-    for account_id, skeleton in filled:
+    if filled:
         connection.execute(
-            accounts.update().where(accounts.c.id == account_id).values(name_skeleton=skeleton)
+            accounts.update().where(by_id).values(name_skeleton=sa.bindparam("new_skeleton")),
+            filled,
         )
     with op.batch_alter_table("accounts") as batch:
         batch.create_unique_constraint(batch.f("uq_accounts_name_skeleton"), ["name_skeleton"])
