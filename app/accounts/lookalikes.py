@@ -9,7 +9,7 @@ Where the data comes from (nothing here is a hand-made table of look-alikes):
   on its file: NFD, drop default-ignorable code points, replace each character by its
   prototype, NFD again. (``confusable-homoglyphs``, the other candidate, ships a symmetric
   table that no longer says which character is the prototype, so it cannot compute a
-  skeleton.)
+  skeleton.) Its file is Unicode 13's: a character added since is its own prototype.
 - **Scripts** are each character's Script_Extensions from ``unicodedataplus``, resolved as
   in TR39 section 5.1: Common and Inherited characters go with any script; Han, Hiragana and
   Katakana together are Japanese, Han and Hangul Korean, Han and Bopomofo Chinese.
