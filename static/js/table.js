@@ -133,7 +133,8 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
         if (t.renderer && t.renderer.onError) t.renderer.onError(message, ctx(message));
         break;
       case "chat":
-        chronicle.say({ kind: "chat", text: `${message.name}: ${message.text}` });
+        // A seat's line under its player's name (the server names the castle); a spectator's as sent.
+        chronicle.say({ kind: "chat", text: `${(message.seat !== null && t.names[message.seat]) || message.name}: ${message.text}` });
         break;
       case "presence": {
         // Another seat's link went or came back (the server noticed a dead link or a return).

@@ -1,6 +1,7 @@
 """People by name in Chromium: a table of two guests and a hard bot shows each seat by its
-player's name with the castle beside it and the bot by its level; the rematch offer says
-"waiting for you" to the player it waits for; History lists the match by player names."""
+player's name with the castle beside it and the bot by its level, chat lines included; the
+rematch offer says "waiting for you" to the player it waits for; History lists the match by
+player names."""
 
 from __future__ import annotations
 
@@ -56,6 +57,12 @@ def test_seats_rematch_and_history_name_the_players(
         page.wait_for_selector(f".dial-name:has-text('{bram_name}')", timeout=TIMEOUT)
         page.wait_for_selector(".dial-name:has-text('Bot · hard (')", timeout=TIMEOUT)
     bram.screenshot(path=str(artifacts / "names-ambush-table.png"))
+    # A chat line goes under the player's name too, not the castle's alone.
+    ada.fill("input[aria-label='chat message']", "good luck")
+    ada.press("input[aria-label='chat message']", "Enter")
+    bram.wait_for_selector(
+        f".feed li:has-text('{ada_name} (Yarrowdale): good luck')", timeout=TIMEOUT
+    )
 
     # Both resign: the bot wins, and Ada offers a rematch; Bram is the one waited for.
     for page in (ada, bram):
