@@ -217,6 +217,8 @@ def test_two_players_play_an_ember_match(browser: Any, server_url: str, artifact
     watcher.wait_for_selector(
         ".em-scoring tr[data-seat='0'] .em-final-stones:has-text('4')", timeout=TIMEOUT
     )
+    # The result dialog scores each player by stones.
+    assert alice.locator(".result td.score").all_inner_texts() == ["4 stones", "0 stones"]
     alice.click(".result button:has-text('Look at the table')")
     alice.screenshot(path=str(artifacts / "ember-result.png"), full_page=True)
 

@@ -178,6 +178,9 @@ def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts
     alice.wait_for_selector(".result h2:has-text('Victory')", timeout=TIMEOUT)
     bram.wait_for_selector(".result h2:has-text('Defeat')", timeout=TIMEOUT)
     assert alice.locator(".rp-attack .rp-step").count() == 7
+    # The result dialog scores each player by the cards left in Castle and Gate.
+    scores = alice.locator(".result td.score").all_inner_texts()
+    assert len(scores) == 2 and scores[1].startswith("Castle 0 · Gate"), scores
     alice.wait_for_timeout(600)
     alice.screenshot(path=str(artifacts / "rampage-result.png"), full_page=True)
     watcher.screenshot(path=str(artifacts / "rampage-watch.png"), full_page=True)
