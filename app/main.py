@@ -43,7 +43,7 @@ from app.ops.logs import RequestIdMiddleware
 from app.ops.metrics import METRICS, RequestMetricsMiddleware
 from app.ops.ratelimits import EdgeLimits
 from app.practice.service import install_practice_bots
-from app.realtime import gateway, lobby_socket
+from app.realtime import contract, gateway, lobby_socket
 from app.realtime.frames import FrameFlusher
 from app.realtime.pinger import Pinger
 from app.sessions.hub import Hub
@@ -188,5 +188,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     app.include_router(gateway.router)
     app.include_router(lobby_socket.router)
+    app.include_router(contract.router)
     mount_static(app)
     return app

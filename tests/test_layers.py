@@ -11,7 +11,8 @@ typed against another's class cannot be understood without it. Checked here:
 The layers of ``app/``, from the bottom up (``engines/`` sits below them all):
 
 1. helpers: ``config.py``, ``errors.py``, ``jsonenc.py``, ``security.py``, ``games.py``,
-   ``collector.py`` (may import each other, and nothing else of ``app/``);
+   ``collector.py`` (may import each other, and nothing else of ``app/``), and ``protocol/``
+   (the types of the messages the server sends);
 2. ``accounts/``: account names, the login guard and its throttle;
 3. ``db/``: the models, repositories and the action log;
 4. the services the match path stands on, none importing another: ``ops/`` (metrics, logs,
@@ -45,6 +46,7 @@ PACKAGES = ("app", "engines")
 # Each unit of app/ (a folder, or a top-level module by its module name) and its layer.
 LAYERS: dict[str, int] = {
     **dict.fromkeys(["config", "errors", "jsonenc", "security", "games", "collector"], 1),
+    "protocol": 1,
     "accounts": 2,
     "db": 3,
     **dict.fromkeys(["ops", "scoring", "races", "cluster"], 4),

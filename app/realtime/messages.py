@@ -60,18 +60,42 @@ class _Message(BaseModel):
 
 
 class Hello(_Message):
+    """The first message on a socket: who you are (no token: a spectator) and, on a match
+    socket after a reconnect, the last version you hold, to resume from it."""
+
     type: Literal["hello"]
-    token: Annotated[str, Field(max_length=MAX_TOKEN)] | None = None
-    last_version: SafeInt | None = None
-    seat: Seat | None = None
+    token: Annotated[str, Field(max_length=MAX_TOKEN)] | None = Field(
+        default=None, description="the bearer token from `POST /api/accounts` or `/api/sessions`"
+    )
+    last_version: SafeInt | None = Field(
+        default=None,
+        description="match socket: the version you hold; the welcome brings what you missed",
+    )
+    seat: Seat | None = Field(
+        default=None,
+        description="match socket, hot seat: which of your seats this connection plays",
+    )
 
 
 class Action(_Message):
+    """Play an engine action (one of the seat's `legal` actions). Answered once: `ack` or
+    `error` with the same `client_seq`."""
+
     type: Literal["action"]
-    client_seq: SafeInt
-    action: dict[str, Any]
-    seat: Seat | None = None
-    version: SafeInt | None = None
+    client_seq: SafeInt = Field(
+        description=(
+            "your number for this action, larger than any your seat sent before (the wall "
+            "clock in ms is a good start); resend the same number after a reconnect"
+        )
+    )
+    action: dict[str, Any] = Field(
+        description="the action: `type` and the game's fields (see `GET /api/games/{id}`)"
+    )
+    seat: Seat | None = Field(default=None, description="hot seat: which of your seats acts")
+    version: SafeInt | None = Field(
+        default=None,
+        description="the version you decided at: refused `action/stale_version` if it moved on",
+    )
 
     @field_validator("action")
     @classmethod
@@ -83,12 +107,20 @@ class Action(_Message):
 
 
 class Grab(_Message):
+    """Grab a face-down card in an Ambush! race. It is judged by when you saw the state and
+    reacted (`ref` and `dt`), checked against the link the server measured, not by when it
+    arrived. Answered once by `grab_result`."""
+
     type: Literal["grab"]
-    client_seq: SafeInt
-    cell: Cell
-    ref: SafeInt | None = None
-    dt: Annotated[float, Field(ge=-MAX_DT_MS, le=MAX_DT_MS, allow_inf_nan=False)] | None = None
-    seat: Seat | None = None
+    client_seq: SafeInt = Field(description="as for an action")
+    cell: Cell = Field(description="the cell, `[x, y]`")
+    ref: SafeInt | None = Field(
+        default=None, description="the version you held when you grabbed (the last one drawn)"
+    )
+    dt: Annotated[float, Field(ge=-MAX_DT_MS, le=MAX_DT_MS, allow_inf_nan=False)] | None = Field(
+        default=None, description="ms from receiving version `ref` to the grab"
+    )
+    seat: Seat | None = Field(default=None, description="hot seat: which of your seats grabs")
 
     @field_validator("dt", mode="before")
     @classmethod
@@ -101,13 +133,19 @@ class Grab(_Message):
 
 
 class Pong(_Message):
+    """The answer to a `ping`, sent at once."""
+
     type: Literal["pong"]
-    nonce: SafeInt | Annotated[str, Field(max_length=MAX_NONCE_TEXT)]
+    nonce: SafeInt | Annotated[str, Field(max_length=MAX_NONCE_TEXT)] = Field(
+        description="the ping's nonce"
+    )
 
 
 class Chat(_Message):
+    """Say something to the table (seated players only; spectators read)."""
+
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=500)
+    text: str = Field(min_length=1, max_length=500, description="1 to 500 characters")
 
 
 class Rematch(_Message):
@@ -121,7 +159,7 @@ class Resync(_Message):
     again (a ``welcome`` resuming from ``last_version``, as after a reconnect)."""
 
     type: Literal["resync"]
-    last_version: SafeInt | None = None
+    last_version: SafeInt | None = Field(default=None, description="the version you hold")
 
 
 AnyClientMessage = Hello | Action | Grab | Pong | Chat | Rematch | Resync

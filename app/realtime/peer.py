@@ -7,7 +7,7 @@ import contextlib
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from starlette.websockets import WebSocket
 
@@ -114,7 +114,7 @@ class Peer:
         """Queue broadcast ``version``; the writer records when it leaves (``S_ref``)."""
         self._put(text, version, None)
 
-    def send(self, message: dict[str, object]) -> None:
+    def send(self, message: Mapping[str, object]) -> None:
         self.send_text(wire.dumps(message))
 
     def _put(self, text: str, version: int | None, nonce: int | None) -> None:

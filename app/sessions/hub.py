@@ -22,6 +22,7 @@ from app.sessions.bots import BotSeat, make_bot, replan_all
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History
 from app.sessions.reads import MatchReads
+from app.sessions.replies import Answers
 from app.sessions.seat_names import seat_infos
 from app.sessions.session import GameSession
 from app.sessions.timecontrol import TimeControl, TurnClocks
@@ -359,7 +360,7 @@ class Hub:
         clocks = TurnClocks(control)
         clocks.update(awaiting_seats(engine, state), 0, None)
         history = History(self.settings.resume_buffer)
-        replies: dict[tuple[int | None, int], tuple[int, dict[str, Any]]] = {}
+        replies: Answers = {}
         forfeits: dict[str, Any] = {}
         last_at = 0
         for row in rows:

@@ -9,8 +9,7 @@ are its log's acks (``Hub.rebuild``).
 
 from __future__ import annotations
 
-from typing import Any
-
+from app.protocol.match import Answer
 from app.races.claims import Decision
 from app.sessions import wire
 from app.sessions.commands import Submit
@@ -20,7 +19,7 @@ RESTARTING = "server/restarting"
 
 # Whose actions: (account id, seat). A guest's or a bot's account id is None.
 Key = tuple[int | None, int]
-Answers = dict[Key, tuple[int, dict[str, Any]]]
+Answers = dict[Key, tuple[int, Answer]]
 
 
 def key_of(command: Submit) -> Key:
@@ -68,6 +67,7 @@ class Replies:
         """The action's one answer, remembered: an ``ack`` of ``version`` (``code`` None), or
         an ``error``; a ``grab_result`` for a grab."""
         seq = command.client_seq
+        reply: Answer
         if command.grab:
             reply = wire.grab_result(seq, command.action.get("cell"), code is None, at_ms, code)
         elif code is None:
@@ -97,6 +97,7 @@ class Replies:
             return
         seq = command.client_seq
         message = "the database is unavailable; your action was not played, send it again"
+        reply: Answer
         if command.grab:
             reply = wire.grab_result(seq, command.action.get("cell"), False, at_ms, UNAVAILABLE)
         else:

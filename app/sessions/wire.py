@@ -6,6 +6,8 @@ from typing import Any, Protocol
 
 from app.jsonenc import encode_text
 from app.ops.metrics import METRICS
+from app.protocol.common import Error
+from app.protocol.match import Ack, GrabResult
 
 
 class Listener(Protocol):
@@ -41,13 +43,13 @@ dumps = encode_text
 
 def error(
     code: str, message: str, client_seq: int | None = None, retry_after_ms: int | None = None
-) -> dict[str, Any]:
+) -> Error:
     """An ``error``: the ``client_seq`` of the action it refuses, if any; ``retry_after_ms``
     set means the action was not played and may be sent again after that many ms, as a new
     action (a new ``client_seq``: the old one may be older than one sent since), and adds
     ``retry: true``."""
     METRICS.error(code)
-    reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    reply: Error = {"type": "error", "code": code, "message": message}
     if client_seq is not None:
         reply["client_seq"] = client_seq
     if retry_after_ms is not None:
@@ -56,14 +58,14 @@ def error(
     return reply
 
 
-def ack(client_seq: int, version: int) -> dict[str, Any]:
+def ack(client_seq: int, version: int) -> Ack:
     return {"type": "ack", "client_seq": client_seq, "version": version}
 
 
 def grab_result(
     client_seq: int, cell: Any, won: bool, decided_at: int, code: str | None = None
-) -> dict[str, Any]:
-    reply: dict[str, Any] = {
+) -> GrabResult:
+    reply: GrabResult = {
         "type": "grab_result",
         "client_seq": client_seq,
         "cell": cell,

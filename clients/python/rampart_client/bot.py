@@ -22,13 +22,15 @@ async def play(
     seat: int | None = None,
     think_s: float = 0.0,
     timeout_s: float = 600.0,
+    on_message: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``match_id`` to its end and return its outcome.
 
     Whenever the seat has legal actions and nothing of its own is unanswered, ``choose(view,
     legal)`` picks one (return None to let the moment pass, for example to wait in a race);
-    it is sent after ``think_s`` seconds. Reconnects and resends are the client's."""
-    async with MatchClient(base_url, match_id, token, seat=seat) as client:
+    it is sent after ``think_s`` seconds. Reconnects and resends are the client's.
+    ``on_message`` sees every message the server sends, as received."""
+    async with MatchClient(base_url, match_id, token, seat=seat, on_message=on_message) as client:
         async with asyncio.timeout(timeout_s):
             await _play(client, choose, think_s)
         assert client.outcome is not None

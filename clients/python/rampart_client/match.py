@@ -33,7 +33,9 @@ class MatchClient:
     """One connection to ``/ws/matches/{match_id}`` that stays connected until ``close``.
 
     Use it as an async context manager; read ``events()`` (or ``wait_for``) to follow the
-    match, and ``act``/``grab``/``chat`` to play. ``token`` None watches as a spectator."""
+    match, and ``act``/``grab``/``chat`` to play. ``token`` None watches as a spectator.
+    ``on_message`` sees every message as received, before the client reads it (to log or
+    check them)."""
 
     def __init__(
         self,
@@ -42,6 +44,7 @@ class MatchClient:
         token: str | None = None,
         *,
         seat: int | None = None,
+        on_message: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         scheme = "wss" if base_url.startswith("https") else "ws"
         self.url = f"{scheme}://{base_url.split('://', 1)[1].rstrip('/')}/ws/matches/{match_id}"
@@ -54,6 +57,7 @@ class MatchClient:
         self._closing = False
         self._sending: set[asyncio.Task[None]] = set()
         self.reconnects = 0
+        self.on_message = on_message
 
     async def __aenter__(self) -> MatchClient:
         await self.start()
@@ -205,6 +209,8 @@ class MatchClient:
         try:
             async for raw in ws:
                 message = json.loads(raw)
+                if self.on_message is not None:
+                    self.on_message(message)
                 for event in self.protocol.receive(message):
                     if event.kind == "welcome":
                         self._connected.set()
