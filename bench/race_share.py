@@ -31,6 +31,7 @@ import argparse
 import math
 import statistics
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from app.races.links import LinkStats
 from app.sessions.bots import BotSeat, make_bot, replan_all
@@ -126,6 +127,8 @@ class RaceResult:
     human: int
     grabs: list[int]
     length_ms: int
+    # Each seat's won grabs, in match ms after the call.
+    times: list[list[int]] = field(default_factory=list)
 
 
 def _build(
@@ -189,6 +192,7 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
         forfeits={},
     )
     grabs = [0] * seats
+    times: list[list[int]] = [[] for _ in range(seats)]
     over = False
 
     def commit(change: Change) -> None:
@@ -207,6 +211,7 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
         for event in change.events:
             if event["type"] == "grabbed":
                 grabs[event["seat"]] += 1
+                times[event["seat"]].append(event["at_ms"] - called_at)
             elif event["type"] == "race_ended":
                 over = True
         replan_all(bots, engine, state, clock.now(), change.events)
@@ -242,7 +247,7 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
                 commit(change)
         if not progressed:
             clock.at += 1.0  # what is due waits on time still to come (a window's hold)
-    return RaceResult(seats, human, grabs, math.ceil(clock.at) - called_at)
+    return RaceResult(seats, human, grabs, math.ceil(clock.at) - called_at, times)
 
 
 @dataclass
@@ -254,6 +259,8 @@ class Figures:
     fair: float
     cards: float  # cards grabbed per race
     length_ms: float  # median race length
+    bot_first_ms: float  # median of the bots' first won grab after the call
+    bot_gap_ms: float  # median time between one bot's won grabs in a race
 
     @property
     def ratio(self) -> float:
@@ -262,14 +269,28 @@ class Figures:
 
 def measure(seats: int, level: str, races: int, first_seed: int = 1) -> Figures:
     mine = total = 0
-    lengths = []
+    lengths: list[int] = []
+    firsts: list[int] = []
+    gaps: list[int] = []
     for seed in range(first_seed, first_seed + races):
         result = play_race(seats, level, seed)
         mine += result.grabs[result.human]
         total += sum(result.grabs)
         lengths.append(result.length_ms)
+        for seat, won in enumerate(result.times):
+            if seat != result.human and won:
+                firsts.append(won[0])
+                gaps += [b - a for a, b in pairwise(won)]
     share = mine / total if total else 0.0
-    return Figures(races, share, 1 / seats, total / races, statistics.median(lengths))
+    return Figures(
+        races,
+        share,
+        1 / seats,
+        total / races,
+        statistics.median(lengths),
+        statistics.median(firsts) if firsts else math.nan,
+        statistics.median(gaps) if gaps else math.nan,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -281,14 +302,20 @@ def main(argv: list[str] | None = None) -> None:
         f"Ambush! races, a human grabbing {HUMAN_FIRST_MS} ms after the call then every "
         f"{HUMAN_EVERY_MS} ms ({HUMAN_RTT_MS:.0f} ms link) against heuristic bots,"
     )
-    print(f"{args.races} races per row: the human's share of the cards grabbed")
-    print(f"{'seats':>5} {'level':>7} {'share':>6} {'fair':>6} {'ratio':>6} {'cards':>6} {'ms':>6}")
+    print(f"{args.races} races per row: the human's share of the cards grabbed (ratio: to the")
+    print("fair share), cards grabbed per race, the race's length, and the bots' won grabs:")
+    print("the first after the call and the time between one bot's grabs (medians, ms)")
+    print(
+        f"{'seats':>5} {'level':>7} {'share':>6} {'fair':>6} {'ratio':>6} {'cards':>6} {'ms':>6}"
+        f" {'first':>6} {'gap':>6}"
+    )
     for seats in args.seats:
         for level in LEVEL_NAMES:
             got = measure(seats, level, args.races)
             print(
                 f"{seats:>5} {level:>7} {got.share:>6.3f} {got.fair:>6.3f} {got.ratio:>6.2f} "
-                f"{got.cards:>6.1f} {got.length_ms:>6.0f}"
+                f"{got.cards:>6.1f} {got.length_ms:>6.0f} {got.bot_first_ms:>6.0f}"
+                f" {got.bot_gap_ms:>6.0f}"
             )
 
 
