@@ -2,7 +2,8 @@
 
 ``mkdocs build`` runs this through the ``gen-files`` plugin: the REST reference is rendered
 from the OpenAPI document of the application itself (``create_app().openapi()``, the same one
-the server serves at ``/openapi.json``), and each game's rules page is the README that sits
+the server serves at ``/openapi.json``), the socket reference from its AsyncAPI document
+(``/asyncapi.json``), and each game's rules page is the README that sits
 beside its engine; the Python client's page is its package's README.
 """
 
@@ -27,11 +28,20 @@ def openapi_document() -> dict[str, object]:
     return create_app().openapi()
 
 
+def asyncapi_document() -> dict[str, object]:
+    """The socket protocol's AsyncAPI document, as the server serves it at ``/asyncapi.json``."""
+    from app.realtime.contract import asyncapi_document as built
+
+    return built()
+
+
 REST_INTRO = (ROOT / "docs" / "reference" / "rest-intro.md").read_text(encoding="utf-8")
 
 document = openapi_document()
 with mkdocs_gen_files.open("reference/openapi.json", "w") as out:
     json.dump(document, out, indent=1)
+with mkdocs_gen_files.open("reference/asyncapi.json", "w") as out:
+    json.dump(asyncapi_document(), out, indent=1)
 with mkdocs_gen_files.open("reference/rest.md", "w") as out:
     out.write(REST_INTRO)
     out.write("\n")

@@ -58,15 +58,13 @@ def _message_id(kind: type) -> str:
 
 
 def _message(kind: type, schemas: dict[str, Any]) -> dict[str, Any]:
-    doc = (kind.__doc__ or "").strip()
-    type_field = kind.__annotations__.get("type") if hasattr(kind, "__annotations__") else None
-    payload = _schema_of(kind, schemas)
-    message: dict[str, Any] = {"name": kind.__name__, "payload": payload}
-    if doc:
-        message["summary"] = " ".join(doc.split("\n\n")[0].split())
-        message["description"] = doc
-    if type_field is not None:
-        message["title"] = kind.__name__
+    message: dict[str, Any] = {
+        "name": kind.__name__,
+        "title": kind.__name__,
+        "payload": _schema_of(kind, schemas),
+    }
+    if kind.__doc__:
+        message["description"] = " ".join(kind.__doc__.split())
     return message
 
 
