@@ -13,9 +13,11 @@ trip from the action sent to the mover's patch of that version):
   latest, and a random version of the finished ones), of the live matches, their event logs
   (NDJSON), one match, the match history with filters, ladders, tournaments and a profile.
 
-It prints one JSON line and a summary: live-move p50/p99 (ms) and moves per second in each
-window, and the reads answered (status codes, latency per kind). ``--server-root DIR`` serves
-another folder's code (a git worktree of an older commit) for before/after figures.
+It prints one JSON line and a summary: live-move p50/p99 (ms), moves per second and the
+server's CPU in each window, and the reads answered (status codes, latency per kind). On a
+machine whose cores are busy with other work the server gets only part of a core, and the
+flood's latencies grow with it: compare runs made at the same load. ``--server-root DIR``
+serves another folder's code (a git worktree of an older commit) for before/after figures.
 
     .venv/bin/python bench/read_flood.py
     .venv/bin/python bench/read_flood.py --flooders 20 --rate 0
@@ -42,7 +44,7 @@ import httpx
 
 from bench.loadgen.client import Plan, Run
 from bench.loadgen.flood import FloodProcess, play_long
-from bench.loadgen.probes import free_port, percentile
+from bench.loadgen.probes import cpu_seconds, free_port, percentile
 from bench.loadgen.servers import ROOT, rampart_running, wait_up
 
 # Per-address and per-account limits off (a server without them ignores these): this bench
@@ -77,10 +79,13 @@ async def opened(args: argparse.Namespace, base: str, worker: int) -> Run:
     return run
 
 
-async def measured(run: Run, warmup_s: float) -> dict[str, Any]:
-    """Play the run's matches; its report of a window after ``warmup_s``."""
+async def measured(run: Run, warmup_s: float, server: int) -> dict[str, Any]:
+    """Play the run's matches; its report of a window after ``warmup_s``, with the CPU the
+    ``server`` process used meanwhile (``server_cpu_pct``: of one core, over the whole play)."""
     now = time.monotonic()
+    cpu = cpu_seconds(server)
     report = await run.play(now, now + warmup_s)
+    report["server_cpu_pct"] = round(100 * (cpu_seconds(server) - cpu) / (time.monotonic() - now))
     await run.close()
     return report
 
@@ -94,6 +99,7 @@ def moves(report: dict[str, Any]) -> dict[str, Any]:
         "p99_ms": percentile(latencies, 99),
         "max_ms": round(latencies[-1], 2) if latencies else 0.0,
         "errors": {k: v for k, v in report["errors"].items() if v},
+        "server_cpu_pct": report["server_cpu_pct"],
     }
 
 
@@ -138,14 +144,14 @@ async def run_bench(args: argparse.Namespace) -> dict[str, Any]:
                     kept.append(match_id)
             auth = {"authorization": f"Bearer {tokens[0]}"}
             me = (await http.get("/api/accounts/me", headers=auth)).json()
-        quiet = await measured(await opened(args, base, 0), args.warmup)
+        quiet = await measured(await opened(args, base, 0), args.warmup, process.pid)
         flood_run = await opened(args, base, 1)
         live = sorted({int(seat.url.rsplit("/", 1)[1]) for seat in flood_run.seats})
         paths = read_paths(long_running, finished, live, me["id"])
         reading_s = args.warmup + args.seconds + 0.5
         flooder = FloodProcess(base, paths, args.flooders, args.rate, reading_s, args.versions)
         await flooder.start()
-        flooded = await measured(flood_run, args.warmup)
+        flooded = await measured(flood_run, args.warmup, process.pid)
         reads = await flooder.result()
     return {
         "bench": "read_flood",
@@ -165,7 +171,8 @@ def summary(result: dict[str, Any]) -> str:
         m = result[tag]
         lines.append(
             f"  {tag:5}: live moves p50 {m['p50_ms']} ms, p99 {m['p99_ms']} ms, "
-            f"max {m['max_ms']} ms, {m['moves_per_s']} moves/s, errors {m['errors'] or 'none'}"
+            f"max {m['max_ms']} ms, {m['moves_per_s']} moves/s, server CPU "
+            f"{m['server_cpu_pct']}% of a core, errors {m['errors'] or 'none'}"
         )
     reads = result["reads"]
     lines.append(
