@@ -4,6 +4,7 @@ import { get, post, session } from "./api.js";
 import { h, put, signed, toast, when } from "./dom.js";
 import { lineChart } from "./chart.js";
 import { ratingCell } from "./ladders.js";
+import { recordSeatLabel } from "./seats.js";
 import { FORMATS, STATUS_WORDS, fail, gameTitle } from "./tournaments.js";
 
 const COLORS = { points: "#d9a441", glicko2: "#3fa0b8", openskill: "#c06ad8" };
@@ -93,7 +94,7 @@ export function mountProfile(root, navigate, id) {
       ? h("div.scroll", h("table#p-match-table.matches", h("thead", h("tr", h("th", "Match"), h("th", "Game"), h("th", "Against"), h("th", "Ledger"), h("th", "Started"))),
         h("tbody", p.matches.map((m) => h("tr", { "data-match": m.id },
           h("td", h("a", { href: `/matches/${m.id}`, "data-link": "" }, `#${m.id}`)), h("td", gameTitle(m.game)),
-          h("td", m.opponents.join(", ")), h("td.delta", m.status === "running" ? h("span.tag.status-running", "running") : m.rated === false ? h("span.tag.casual", "casual") : signed(m.ledger_delta)),
+          h("td", (m.against ? m.against.map(recordSeatLabel) : m.opponents).join(", ")), h("td.delta", m.status === "running" ? h("span.tag.status-running", "running") : m.rated === false ? h("span.tag.casual", "casual") : signed(m.ledger_delta)),
           h("td.muted", when(m.started_at)))))))
       : h("p.muted", "No matches yet."));
   }

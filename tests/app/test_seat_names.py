@@ -37,6 +37,13 @@ async def test_the_welcome_names_each_seat_by_player_beside_its_castle(
     assert seats[2][0] is None and seats[2][2] == "heuristic"
     listed = (await api.get("/api/matches", player=record["seats"][0]["account_id"])).json()
     assert [s["player"] for s in listed["matches"][0]["seats"]][:2] == ["Ada Names", "Bob Names"]
+    # Ada's profile names whom she played against.
+    profile = (await api.get(f"/api/players/{record['seats'][0]['account_id']}")).json()
+    against = profile["matches"][0]["against"]
+    assert [(s["player"], s["bot"], s["difficulty"]) for s in against] == [
+        ("Bob Names", None, None),
+        (None, "heuristic", "hard"),
+    ]
 
 
 def test_bot_seats_are_told_by_kind_and_level() -> None:

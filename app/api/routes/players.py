@@ -12,9 +12,11 @@ from app.api.deps import SessionDep
 from app.api.errors import declared
 from app.api.filters import GameFilter
 from app.api.params import IdPath
+from app.api.routes.matches import seat_json
 from app.db.models import Account
 from app.db.repositories import MatchFilter, MatchRepository
 from app.errors import NotFound
+from app.sessions.seat_names import account_names
 from app.tournaments import ladders as ladder_store
 from app.tournaments import store
 from app.tournaments.ladders import entry_json, ladder_json
@@ -31,6 +33,7 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
         raise NotFound("player/not_found", f"no player {account_id}")
     total, matches = await MatchRepository(db).search(MatchFilter(player=account_id, limit=20))
     seats = await MatchRepository(db).seats_of([m.id for m in matches])
+    names = await account_names(db, [s for rows in seats.values() for s in rows])
     recent = []
     for match in matches:
         mine = [s for s in seats.get(match.id, []) if s.account_id == account_id]
@@ -46,6 +49,12 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
                 "ledger_delta": mine[0].ledger_delta if mine and match.rated else None,
                 "opponents": [
                     s.name for s in seats.get(match.id, []) if s.account_id != account_id
+                ],
+                # The same seats with their players' names (a bot's kind and level).
+                "against": [
+                    seat_json(s, match.rated, names.get(s.account_id) if s.account_id else None)
+                    for s in seats.get(match.id, [])
+                    if s.account_id != account_id
                 ],
             }
         )
