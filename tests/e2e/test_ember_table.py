@@ -219,6 +219,7 @@ def test_two_players_play_an_ember_match(browser: Any, server_url: str, artifact
     )
     # The result dialog scores each player by stones.
     assert alice.locator(".result td.score").all_inner_texts() == ["4 stones", "0 stones"]
+    assert "the round limit was reached" in alice.inner_text(".result .result-ending")
     alice.click(".result button:has-text('Look at the table')")
     alice.screenshot(path=str(artifacts / "ember-result.png"), full_page=True)
 

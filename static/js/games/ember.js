@@ -5,7 +5,7 @@
 import { h, put, svg } from "../dom.js";
 import { areaEl, arcaneEl, cardEl, HAND_LIMIT, heroPicker, phaseLabel, phaseTrack, scoringEl, stackEl } from "./ember/board.js";
 import { CARDS, cardFaceSvg, cardName, cardSummary, MODES } from "./ember/cards.js";
-import { describeEvent, learn, memory } from "./ember/feed.js";
+import { REASONS, describeEvent, learn, memory } from "./ember/feed.js";
 
 const SOURCE_TYPES = new Set(["play", "mode", "discard", "respond"]);
 // What a card's own-card choice does, for the buttons that declare it.
@@ -340,7 +340,9 @@ export default {
   onEvents,
   tick,
   castleNames: (view) => (view.players || []).map((p) => p.name),
-  // The result dialog: each player's ember stones (told to everyone once the game is over).
+  // The result dialog: how the game ended, and each player's ember stones (told to everyone
+  // once the game is over).
+  resultReason: (reason) => (REASONS[reason] ? `${REASONS[reason]}; most ember stones wins` : null),
   resultScore: (view, seat) => {
     const scores = view.outcome && view.outcome.scores;
     if (!scores || scores[seat] === undefined) return "";

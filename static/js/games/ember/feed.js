@@ -34,7 +34,7 @@ const ATTACK_LINES = {
 };
 
 const ZONE_WORDS = { discard: "the discard pile", mode_pile: "the mode pile", collection: "the collection pile" };
-const REASONS = { last_arcane: "the last arcane card was played", round_limit: "the round limit was reached", exhausted: "nobody can play any more", resign: "resignation" };
+export const REASONS = { last_arcane: "the last arcane card was played", round_limit: "the round limit was reached", exhausted: "nobody can play any more", resign: "resignation" };
 
 /** One event as {kind, text}, or null for events not worth a line. */
 export function describeEvent(event, ctx) {
