@@ -238,6 +238,44 @@ class Ping(TypedDict):
     nonce: int
 
 
+@with_config(CLOSED)
+class SeatResult(TypedDict):
+    destroyed: Annotated[bool, Field(description="its castle fell")]
+    resigned: Annotated[bool, Field(description="it resigned (or forfeited)")]
+    damage: Annotated[float, Field(description="share of its castle destroyed, 0 to 1")]
+
+
+@with_config(CLOSED)
+class Outcome(TypedDict):
+    placings: Annotated[
+        list[list[Seat]], Field(description="seats from first to last; a tie shares a list")
+    ]
+    seats: Annotated[dict[str, SeatResult], Field(description="each seat's result, by seat")]
+    reason: Annotated[str, Field(description="why it ended, e.g. `castle_destroyed`, `resigned`")]
+
+
+@with_config(CLOSED)
+class Ended(TypedDict):
+    """The match is over (sent once its result is recorded, after the last ``patch``, and
+    after the ``welcome`` of any later connection). Nothing more will happen but chat and
+    rematch news; the socket stays open for them."""
+
+    type: Literal["ended"]
+    match_id: int
+    version: Version
+    outcome: Outcome
+    rated: Annotated[bool, Field(description="whether the result moves the ledger")]
+    ledger: Annotated[
+        dict[str, int] | None,
+        Field(
+            description=(
+                "each seat's change on the 1500-point ledger (they sum to zero); null for a "
+                "casual match. Rating changes: `GET /api/matches/{id}`"
+            )
+        ),
+    ]
+
+
 # The one answer each action gets.
 Answer = Ack | Error | GrabResult
 
@@ -252,6 +290,7 @@ MATCH_MESSAGES: tuple[type, ...] = (
     Presence,
     ChatLine,
     Ping,
+    Ended,
     RematchOffer,
     RematchStarted,
     RematchExpired,

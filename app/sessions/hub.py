@@ -23,6 +23,7 @@ from app.sessions.clock import MatchClock
 from app.sessions.commands import History
 from app.sessions.reads import MatchReads
 from app.sessions.replies import Answers
+from app.sessions.results import ended_message
 from app.sessions.seat_names import seat_infos
 from app.sessions.session import GameSession
 from app.sessions.timecontrol import TimeControl, TurnClocks
@@ -402,6 +403,16 @@ class Hub:
             rebuild=self.rebuild,
         )
         session.result_unwritten = session.finished and match.status == "running"
+        outcome = engine.outcome(state)
+        if match.status == "finished" and outcome is not None:
+            ledger = {int(seat): int(delta) for seat, delta in (match.ledger or {}).items()}
+            session.ended = ended_message(
+                match_id,
+                session.version,
+                outcome,
+                ledger if match.rated else None,
+                rated=match.rated,
+            )
         if match.status == "aborted":
             session.finished = True  # an admin ended it with no result (``abort``)
         return session

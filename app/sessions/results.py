@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.repositories import MatchRepository
+from app.protocol.match import Ended
+from app.protocol.match import Outcome as OutcomeJson
 from app.scoring.ledger import settle
 from app.sessions.position import Position
+from engines.base import Outcome
 
 
 async def write_result(
@@ -17,10 +20,11 @@ async def write_result(
     match_id: int,
     forfeits: dict[str, Any],
     flags: dict[str, Any] | None,
-) -> None:
+) -> Ended:
     """Record the match's outcome at its current version, with the ledger settled by the
     rulebook's scoring (forfeited seats counted as such) and the grab races' suspicion flags.
-    A casual match moves no ledger: it records none (null, and no seat's ``ledger_delta``)."""
+    A casual match moves no ledger: it records none (null, and no seat's ``ledger_delta``).
+    Returns the ``ended`` message that tells the players."""
     outcome = match.engine.outcome(match.state)
     assert outcome is not None, "only a decided match has a result"
     ledger = settle(outcome, forfeited=[int(seat) for seat in forfeits]) if match.rated else None
@@ -34,3 +38,18 @@ async def write_result(
             forfeits=forfeits,
             flags=flags,
         )
+    return ended_message(match_id, match.version, outcome, ledger, rated=match.rated)
+
+
+def ended_message(
+    match_id: int, version: int, outcome: Outcome, ledger: dict[int, int] | None, *, rated: bool
+) -> Ended:
+    """The ``ended`` message of a finished match."""
+    return {
+        "type": "ended",
+        "match_id": match_id,
+        "version": version,
+        "outcome": cast(OutcomeJson, outcome.to_json()),
+        "rated": rated,
+        "ledger": None if ledger is None else {str(seat): delta for seat, delta in ledger.items()},
+    }

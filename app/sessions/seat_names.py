@@ -4,12 +4,12 @@ the seat's castle name beside it (for the welcome; everyone at a table may know 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, MatchSeat
+from app.protocol.match import Bot, Player
 from app.sessions.bots import EXTRA_BOT_KINDS, parse_bot_spec
 from app.sessions.commands import SeatInfo
 
@@ -37,7 +37,7 @@ async def seat_infos(db: AsyncSession, rows: Sequence[MatchSeat]) -> list[SeatIn
     ]
 
 
-def bot_json(spec: str | None) -> dict[str, str] | None:
+def bot_json(spec: str | None) -> Bot | None:
     """A bot seat's kind and level (``{"kind": "heuristic", "level": "hard"}``); None for a
     player's seat. A bot kind without levels (the practice bot) has the level ``normal``."""
     if spec is None:
@@ -51,7 +51,7 @@ def bot_json(spec: str | None) -> dict[str, str] | None:
     return {"kind": kind, "level": level}
 
 
-def players_json(seats: Sequence[SeatInfo]) -> list[dict[str, Any]]:
+def players_json(seats: Sequence[SeatInfo]) -> list[Player]:
     """Each seat as the welcome tells it: ``{"name", "castle", "bot"}``; ``name`` is the
     player's (None for a bot or an account whose name is unknown)."""
     return [{"name": info.player, "castle": info.name, "bot": bot_json(info.bot)} for info in seats]

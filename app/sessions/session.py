@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.action_log import ActionLogWriter
 from app.db.engine import database_unavailable
 from app.ops.metrics import METRICS
+from app.protocol.match import Ended, Welcome
 from app.races.claims import Decision
 from app.sessions import recovery, wire
 from app.sessions.actor import Actor
@@ -103,6 +104,9 @@ class GameSession(Actor[Command]):
         self.sessionmaker = sessionmaker
         self.action_log = action_log
         self.on_finish = on_finish
+        # The ``ended`` message, once the result is recorded (told to every connection then,
+        # and to each later one after its welcome).
+        self.ended: Ended | None = None
         self.rebuild = rebuild  # the hub's: this match afresh from its log (``restore``)
         self.intake_closed = False  # handing over: nothing new is taken (``close_intake``)
         # The collaborators.
@@ -326,6 +330,8 @@ class GameSession(Actor[Command]):
                 log.warning("match %s: result not written (%r); retrying", self.match_id, error)
                 await asyncio.sleep(RESULT_RETRY_S)
         self._announce(change, version, ended)
+        if self.ended is not None:
+            self.connections.tell_all(wire.dumps(self.ended))
 
     def _announce(self, change: Change, version: int, ended: list[Decision]) -> None:
         """Tell everyone about a logged change: the mover's answer first, then the decided
@@ -352,7 +358,9 @@ class GameSession(Actor[Command]):
     async def record_result(self) -> None:
         """Write the match's result, ledger and race flags; the match is over from here."""
         flags = self.races.flags() if self.races is not None else None
-        await write_result(self.sessionmaker, self, self.match_id, self.forfeits, flags)
+        self.ended = await write_result(
+            self.sessionmaker, self, self.match_id, self.forfeits, flags
+        )
         self.finished = True
         self.result_unwritten = False
         self.turn_clocks.clear()
@@ -387,7 +395,7 @@ class GameSession(Actor[Command]):
         missed = None
         if command.last_version is not None and command.last_version <= self.version:
             missed = self.history.since(command.last_version)
-        welcome = {
+        welcome: Welcome = {
             "type": "welcome",
             "match_id": self.match_id,
             "seat": peer.seat,
@@ -408,6 +416,8 @@ class GameSession(Actor[Command]):
             "players": players_json(self.seats),
         }
         send_numbered(peer, wire.dumps(welcome), self.version)
+        if self.finished and self.ended is not None:
+            peer.send_text(wire.dumps(self.ended))
         if self.turn_clocks.deadlines:
             peer.send_text(wire.dumps(self._clock_message()))
 

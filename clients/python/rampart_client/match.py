@@ -135,6 +135,11 @@ class MatchClient:
     def outcome(self) -> dict[str, Any] | None:
         return self.protocol.outcome
 
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        """The ``ended`` message once the match is over: ``outcome``, ``rated``, ``ledger``."""
+        return self.protocol.ended
+
     async def events(self) -> AsyncIterator[Event]:
         """Every event in order, until the client is closed; raises ``MatchGone``."""
         while True:

@@ -29,8 +29,9 @@ class Event:
     ``version``, ``at_ms`` and ``events``),
     ``ack`` (an action was played at ``version``), ``refused`` (an action or message was
     refused and will not be sent again: ``code``, ``message``, ``client_seq``),
-    ``grab_result``, ``chat``, ``clock``, ``presence``, ``ended`` (the match is over:
-    ``outcome``), or any other message type the server sends, as received."""
+    ``grab_result``, ``chat``, ``clock``, ``presence``, ``ended`` (the match is over: its
+    ``outcome``, ``rated`` and ``ledger``), or any other message type the server sends, as
+    received."""
 
     kind: str
     message: dict[str, Any]
@@ -64,6 +65,7 @@ class MatchProtocol:
     names: list[str] = field(default_factory=list)
     status: str = "connecting"
     outcome: dict[str, Any] | None = None
+    ended: dict[str, Any] | None = None  # the ``ended`` message: outcome, ledger, rated
     deadlines: dict[int, int] = field(default_factory=dict)  # seat -> match ms of its deadline
     pending: dict[int, Pending] = field(default_factory=dict)
     outbox: list[dict[str, Any]] = field(default_factory=list)
@@ -163,6 +165,8 @@ class MatchProtocol:
             return [Event("grab_result", message)]
         if kind == "error":
             return self._error(message)
+        if kind == "ended":
+            return self._ended(message)
         if kind == "clock":
             self.deadlines = {int(k): v for k, v in (message.get("deadlines") or {}).items()}
             self._anchor = (int(message.get("now_ms", 0)), time.monotonic(), self._anchor[2])
@@ -186,7 +190,7 @@ class MatchProtocol:
         for pending in self.pending.values():
             pending.not_before = 0.0  # everything unanswered goes again on this connection
         missed = [Event("history", {"type": "history", **m}) for m in message.get("missed") or []]
-        return [Event("welcome", message), *missed, *self._maybe_ended()]
+        return [Event("welcome", message), *missed]
 
     def _patch(self, message: dict[str, Any]) -> list[Event]:
         verdict = self.held.read(message)
@@ -199,7 +203,7 @@ class MatchProtocol:
             return []
         self._anchor = (int(message.get("at_ms", 0)), time.monotonic(), self._anchor[2])
         self._drawn = (message["version"], time.monotonic())
-        return [Event("state", message), *self._maybe_ended()]
+        return [Event("state", message)]
 
     def _error(self, message: dict[str, Any]) -> list[Event]:
         seq = message.get("client_seq")
@@ -214,14 +218,12 @@ class MatchProtocol:
         del self.pending[seq]
         return [Event("refused", message)]
 
-    def _maybe_ended(self) -> list[Event]:
-        view = self.held.view or {}
-        outcome = view.get("outcome")
-        if outcome is not None and self.outcome is None:
-            self.outcome = outcome
-            self.status = "finished"
-            return [Event("ended", {"type": "ended", "outcome": outcome})]
-        return []
+    def _ended(self, message: dict[str, Any]) -> list[Event]:
+        """The match is over: its outcome, and the ledger changes when rated."""
+        self.ended = message
+        self.outcome = message.get("outcome")
+        self.status = "finished"
+        return [Event("ended", message)]
 
     # ----- what a reader asks ----------------------------------------------------------
 

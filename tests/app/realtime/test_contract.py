@@ -94,6 +94,10 @@ async def test_every_message_of_a_whole_match_is_in_the_contract(
             pass  # a welcome to a finished match
     seen = check(server_messages(document, "match"), received)
     assert {"Welcome", "Ack", "Error", "Clock", "ChatLine"} <= set(seen), seen
+    assert seen["Ended"] == 2, seen  # at the end, and after the welcome to the finished match
+    ended = [m for m in received if m["type"] == "ended"]
+    assert ended[0] == ended[1] and ended[0]["match_id"] == match_id
+    assert ended[0]["rated"] is False and ended[0]["ledger"] is None  # a casual table
     assert seen["PatchWhole"] + seen["PatchDiff"] > 5, seen
     if game == "ambush":
         assert seen["GrabResult"] or seen["Ping"], seen
