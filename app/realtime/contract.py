@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, TypeAdapter
 
+from app.protocol.actions import GAME_ACTIONS
 from app.protocol.lobby import LOBBY_MESSAGES
 from app.protocol.match import MATCH_MESSAGES
 from app.realtime.messages import Action, Chat, Grab, Hello, Pong, Rematch, Resync
@@ -53,6 +54,15 @@ def _schema_of(kind: type, schemas: dict[str, Any]) -> dict[str, Any]:
     return {"$ref": REF.format(model=name)}
 
 
+def _game_actions(schemas: dict[str, Any]) -> None:
+    """Each game's action union (``AmbushAction``, ...) and its members into ``schemas``: what
+    the ``action`` of an ``action`` message holds in a match of that game."""
+    for name, union in GAME_ACTIONS.values():
+        schema = TypeAdapter(union).json_schema(ref_template=REF)
+        schemas.update(schema.pop("$defs", {}))
+        schemas[name] = schema
+
+
 def _message_id(kind: type) -> str:
     return kind.__name__[0].lower() + kind.__name__[1:]
 
@@ -83,6 +93,7 @@ def asyncapi_document() -> dict[str, Any]:
         return out
 
     match_in = refs(MATCH_CLIENT, "matchClient")
+    _game_actions(schemas)
     match_out = refs(MATCH_MESSAGES, "matchServer")
     lobby_in = refs(LOBBY_CLIENT, "lobbyClient")
     lobby_out = refs(LOBBY_MESSAGES, "lobbyServer")

@@ -79,7 +79,9 @@ class Hello(_Message):
 
 class Action(_Message):
     """Play an engine action (one of the seat's `legal` actions). Answered once: `ack` or
-    `error` with the same `client_seq`."""
+    `error` with the same `client_seq`. Each game's actions are published as schemas: in the
+    AsyncAPI document's `components.schemas` (`AmbushAction`, `RampageAction`,
+    `CastlesAction`, `EmberAction`) and by `GET /api/games/{id}`."""
 
     type: Literal["action"]
     client_seq: SafeInt = Field(
@@ -89,7 +91,11 @@ class Action(_Message):
         )
     )
     action: dict[str, Any] = Field(
-        description="the action: `type` and the game's fields (see `GET /api/games/{id}`)"
+        description=(
+            "the action: `type` and the game's fields, as the match's game defines them: "
+            "`components.schemas.AmbushAction`, `RampageAction`, `CastlesAction` or "
+            "`EmberAction` of the AsyncAPI document (also `actions` of `GET /api/games/{id}`)"
+        )
     )
     seat: Seat | None = Field(default=None, description="hot seat: which of your seats acts")
     version: SafeInt | None = Field(
