@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import websockets
+from rampart_client import HeldView
 
-from app.sessions.view_diff import PatchReader
 from bench.delay_proxy import DelayProxy, Direction, Link
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class Bot:
         self.acted_at_version = -1
         self.ws: Any = None
         self.view: dict[str, Any] = {}
-        self.patches = PatchReader()  # fills diff patches in to whole views
+        self.patches = HeldView()  # the official client's: diff patches filled in to views
         self.race: int | None = None  # the version of the call of the race under way
         self.done = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -131,13 +131,13 @@ class Bot:
                     return
 
     async def _on_state(self, message: dict[str, Any], read_at: float) -> None:
-        if not self.patches.read(message):
+        if self.patches.read(message) == "resync":
             resync = {"type": "resync", "last_version": self.patches.version}
             await self.ws.send(json.dumps(resync))
             return
         self.version = message["version"]
         self.drawn[self.version] = read_at
-        view, legal = message["view"], message["legal"]
+        view, legal = self.patches.view or {}, self.patches.legal
         self.view = view
         if view.get("outcome") is not None:
             self.done.set()

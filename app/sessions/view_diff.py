@@ -1,8 +1,8 @@
 """View diffs: what changed in a seat's view from one version to the next, and how to apply it.
 
-The ``patch`` message (README, "Match socket") carries either a whole view or a diff of the
-view the receiver holds. A diff is a JSON object with up to three parts, each left out when
-empty::
+The ``patch`` message (the socket reference, ``/asyncapi.json``) carries either a whole view
+or a diff of the view the receiver holds. A diff is a JSON object with up to three parts,
+each left out when empty::
 
     "diff": {"set": {KEY: VALUE, ...},            top-level keys replaced (or added) whole
              "sub": {KEY: {SUB: VALUE, ...}, ...}, one level down: in the list (SUB is an
@@ -16,9 +16,8 @@ present only when they changed (absent: as before). A patch with ``view`` is who
 ``legal`` and ``awaiting`` replace what the receiver held, whatever its version.
 
 ``DiffBuilder`` builds diffs on the server (per-key comparison, C-speed equality on unchanged
-parts); ``apply_diff`` and
-``PatchReader`` are the Python readers (tests, the load generator);
-``static/js/viewpatch.js`` is the browser's.
+parts). Clients apply them: the official Python client (``rampart_client.views``, which the
+tests and the load generator use) and the browser (``static/js/viewpatch.js``).
 """
 
 from __future__ import annotations
@@ -117,55 +116,3 @@ def _changed_entries(before: Any, after: Any) -> dict[Any, Any] | None:
     else:
         return None
     return changed if len(changed) <= len(after) * SUB_SHARE else None
-
-
-def apply_diff(view: dict[str, Any], diff: dict[str, Any]) -> dict[str, Any]:
-    """A new view: ``view`` with ``diff`` applied. ``view`` itself is not changed (the lists
-    and objects a ``sub`` touches are copied)."""
-    out = dict(view)
-    for key in diff.get("del", ()):
-        out.pop(key, None)
-    out.update(diff.get("set", {}))
-    for key, entries in diff.get("sub", {}).items():
-        target = out[key]
-        if type(target) is list:
-            copied = list(target)
-            for index, item in entries.items():
-                copied[int(index)] = item
-            out[key] = copied
-        else:
-            out[key] = {**target, **entries}
-    return out
-
-
-class PatchReader:
-    """One connection's view, legal actions and awaited seats, kept up to date from
-    ``welcome`` and ``patch`` messages. ``read`` fills a patch in to its whole form (``view``,
-    ``legal``, ``awaiting``), so a reader written for whole views reads diffs unchanged."""
-
-    def __init__(self) -> None:
-        self.version: int | None = None
-        self.view: dict[str, Any] | None = None
-        self.legal: list[dict[str, Any]] = []
-        self.awaiting: list[int] = []
-
-    def read(self, message: dict[str, Any]) -> bool:
-        """Apply a ``welcome`` or ``patch``; False (nothing changed) when it is a diff for a
-        version this reader does not hold: the connection must ask for a ``resync``."""
-        if "view" in message:
-            self.view = message["view"]
-            self.legal = message.get("legal") or []
-            self.awaiting = message.get("awaiting") or []
-        else:
-            if self.view is None or message.get("base") != self.version:
-                return False
-            if "diff" in message:
-                self.view = apply_diff(self.view, message["diff"])
-            if "legal" in message:
-                self.legal = message["legal"]
-            if "awaiting" in message:
-                self.awaiting = message["awaiting"]
-            message["view"], message["legal"] = self.view, self.legal
-            message["awaiting"] = self.awaiting
-        self.version = message["version"]
-        return True

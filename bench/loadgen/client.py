@@ -15,9 +15,9 @@ from typing import Any
 
 import httpx
 import orjson
+from rampart_client import HeldView
 
 from app.cluster import wsclient
-from app.sessions.view_diff import PatchReader
 from bench.loadgen.lobbies import LobbyTraffic, open_table
 from bench.loadgen.probes import cpu_seconds, memory_mb, percentile
 
@@ -106,7 +106,7 @@ class Seat:
         self.in_flight = False
         self.view: dict[str, Any] = {}
         self.legal: list[dict[str, Any]] = []
-        self.patches = PatchReader()  # fills diff patches in to whole views
+        self.patches = HeldView()  # the official client's: diff patches filled in to views
         self.ready = asyncio.Event()
         self.bot: Any = None
         self.timer: asyncio.TimerHandle | None = None
@@ -192,12 +192,12 @@ class Seat:
             self.schedule()
 
     def on_state(self, message: dict[str, Any]) -> None:
-        if not self.patches.read(message):
+        if self.patches.read(message) == "resync":
             # A diff for a version not held: ask for the whole view again.
             last = self.patches.version
             self.ws.send_text(json.dumps({"type": "resync", "last_version": last}))
             return
-        self.view, self.legal = message["view"], self.patches.legal
+        self.view, self.legal = self.patches.view or {}, self.patches.legal
         self.anchor = (message.get("at_ms", 0), time.monotonic())
         self.drawn = (message.get("version", 0), self.anchor[1])
         if self.view.get("outcome") is not None and not self.over:

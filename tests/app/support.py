@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 import httpx
 import websockets
+from rampart_client import HeldView
 
 from app.__main__ import migrate, serve_command
 from app.config import Settings
@@ -28,7 +29,6 @@ from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions.hub import Hub
-from app.sessions.view_diff import PatchReader
 from bench.tally.engine import TallyEngine
 from engines import registry
 
@@ -233,7 +233,7 @@ class Client:
         self.legal: list[dict[str, Any]] = []
         self.version = 0
         self.seat: int | None = None
-        self.patches = PatchReader()
+        self.patches = HeldView()
 
     async def connect(self, *, hello: bool = True, last_version: int | None = None) -> Client:
         self.ws = await websockets.connect(self.url, max_size=None)
@@ -252,9 +252,10 @@ class Client:
                     await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
                     continue
                 if message["type"] in ("welcome", "patch"):
-                    # A diff patch is filled in to the whole view (``PatchReader``); one that
-                    # does not fit the version held asks for the whole view again.
-                    if self.patches.read(message):
+                    # A diff patch is filled in to the whole view (the official client's
+                    # ``HeldView``); one that does not fit the version held asks for the whole
+                    # view again.
+                    if self.patches.read(message, fill_in=True) != "resync":
                         self.view = message["view"]
                         self.legal = self.patches.legal
                         self.version = message["version"]

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 import pytest
+from rampart_client import HeldView, apply_diff
 
 from app.__main__ import migrate
 from app.config import Settings
@@ -25,7 +26,7 @@ from app.db.repositories import MatchRepository, SeatSpec
 from app.sessions import commands
 from app.sessions.hub import Hub
 from app.sessions.session import GameSession
-from app.sessions.view_diff import PatchReader, apply_diff, diff_view
+from app.sessions.view_diff import diff_view
 from bench.tally.engine import TallyEngine
 from engines import registry
 from engines.base import awaiting_seats
@@ -41,13 +42,13 @@ def plain(value: Any) -> Any:
 
 
 class CheckingPeer:
-    """A connection that reads every welcome and patch as a client does (``PatchReader``)
-    and checks what it then holds against the engine at that moment: the session sends a
-    version's patches while its state is at that version."""
+    """A connection that reads every welcome and patch as a client does (the official
+    client's ``HeldView``) and checks what it then holds against the engine at that moment:
+    the session sends a version's patches while its state is at that version."""
 
     def __init__(self, session: GameSession, seat: int | None, *, drop: int | None = None):
         self.session, self.seat, self.account_id = session, seat, None
-        self.reader = PatchReader()
+        self.reader = HeldView()
         self.drop = drop  # a version whose patch is lost on the way (a gap)
         self.record: list[str] = []  # every welcome and patch, as sent
         self.checked = self.diffs = self.resyncs = 0
@@ -62,7 +63,7 @@ class CheckingPeer:
             return
         self.record.append(text)
         self.diffs += "base" in message
-        if not self.reader.read(message):
+        if self.reader.read(message) == "resync":
             # What the gateway does with a ``resync`` message.
             self.resyncs += 1
             self.session.submit(commands.Attach(self, self.reader.version))
@@ -230,7 +231,7 @@ async def test_the_browsers_apply_patch_agrees(tmp_path: Path) -> None:
         await until_over(session)
     assert peer.problems == [] and peer.diffs > 10
     expected = []
-    reader = PatchReader()
+    reader = HeldView()
     for text in peer.record:
         message = orjson.loads(text)
         reader.read(message)

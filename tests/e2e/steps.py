@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from app.sessions.view_diff import PatchReader
+from rampart_client import HeldView
 
 LOBBY_URL = re.compile(r"/lobby/\d+$")
 TABLE_URL = re.compile(r"/table/\d+$")
@@ -89,13 +89,13 @@ def record_frames(page: Any) -> list[dict[str, Any]]:
 
     def on_socket(ws: Any) -> None:
         # A diff patch is recorded filled in to the whole view the page now holds.
-        patches = PatchReader()
+        patches = HeldView()
 
         def received(payload: Any) -> None:
             if isinstance(payload, str):
                 frame = json.loads(payload)
                 if frame.get("type") in ("welcome", "patch"):
-                    patches.read(frame)
+                    patches.read(frame, fill_in=True)
                 frames.append(frame)
 
         ws.on("framereceived", received)

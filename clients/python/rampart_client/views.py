@@ -41,11 +41,12 @@ class HeldView:
     legal: list[LegalAction] = field(default_factory=list)
     awaiting: list[int] = field(default_factory=list)
 
-    def read(self, message: dict[str, Any]) -> str:
-        """Apply a message: ``"applied"``; ``"history"`` for a version at or below the one
-        held (a missed version replayed after a resume: its events are news, its view is
-        not); ``"resync"`` for a diff whose ``base`` is not the version held (ask the server
-        for the whole view again)."""
+    def read(self, message: dict[str, Any], *, fill_in: bool = False) -> str:
+        """Apply a message: ``"applied"``; ``"history"`` for a patch at or below the version
+        held (its events are news, its view is not); ``"resync"`` for a diff whose ``base``
+        is not the version held (ask the server for the whole view again). ``fill_in``: also
+        write the whole ``view``, ``legal`` and ``awaiting`` into an applied diff ``message``,
+        so that code written for whole messages reads diffs unchanged."""
         version = message["version"]
         if message.get("type") == "patch" and self.version is not None and version <= self.version:
             return "history"
@@ -62,5 +63,8 @@ class HeldView:
                 self.legal = message["legal"]
             if "awaiting" in message:
                 self.awaiting = message["awaiting"]
+            if fill_in:
+                message["view"], message["legal"] = self.view, self.legal
+                message["awaiting"] = self.awaiting
         self.version = version
         return "applied"
