@@ -4,8 +4,9 @@
 versions asked for (then, if asked, three seats resign and the match is over), so that a
 read which replays or scans the log has a long one to work on. ``flood`` runs in a process of
 its own (``FloodProcess``), so its work never delays the move clients' own loop: ``clients``
-anonymous HTTP clients, each sending its next read when the last one is answered and no
-sooner than ``1 / rate`` seconds after it sent that one (``rate`` 0: no pause).
+anonymous HTTP clients, each going round the paths from a place of its own, sending its next
+read when the last one is answered and no sooner than ``1 / rate`` seconds after it sent that
+one (``rate`` 0: no pause).
 """
 
 from __future__ import annotations
@@ -89,8 +90,10 @@ async def _reader(
     tally: dict[str, Any],
 ) -> None:
     gap = 1 / rate if rate > 0 else 0.0
+    turn = random.randrange(len(paths))  # each reader goes round the paths from its own place
     while (started := time.monotonic()) < end:
-        kind, path = random.choice(paths)
+        kind, path = paths[turn % len(paths)]
+        turn += 1
         path = path.replace("{v}", str(random.randint(1, tally["max_version"])))
         try:
             reply = await http.get(path)
@@ -122,6 +125,7 @@ async def flood(
     requests = sum(len(v) for v in tally["latencies"].values())
     return {
         "clients": clients,
+        "paths": len(paths),
         "requests": requests,
         "requests_per_s": round(requests / seconds, 1),
         "codes": tally["codes"],

@@ -30,9 +30,11 @@ def test_moves_are_measured_with_and_without_a_flood_of_reads() -> None:
         assert moves["moves"] > 0 and moves["errors"] == {}
         assert 0 < moves["p50_ms"] <= moves["p99_ms"] <= moves["max_ms"]
     reads = result["reads"]
-    # Every kind of read was made and answered; none failed.
-    assert set(reads["latency_ms"]) == {
-        "state", "state_at", "events", "match", "history", "player", "ladders", "tournaments"
-    }  # fmt: skip
+    # Every read was answered (each reader goes round every path: once it has made as many
+    # reads as there are paths, every kind was read).
     assert reads["requests"] > 0 and set(reads["codes"]) == {"200"}
+    kinds = {"state", "state_at", "events", "match", "history", "player", "ladders", "tournaments"}
+    assert set(reads["latency_ms"]) <= kinds
+    if reads["requests"] >= reads["clients"] * reads["paths"]:
+        assert set(reads["latency_ms"]) == kinds
     assert "live moves p50" in done.stderr
