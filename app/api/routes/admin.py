@@ -18,6 +18,14 @@ from app.accounts.names import name_key
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
 from app.api.params import IdPath, Offset
+from app.api.responses.admin import (
+    AbortedOut,
+    AdminPlayer,
+    AuditList,
+    ReportList,
+    ReportOut,
+    VoidedOut,
+)
 from app.api.schemas import Body
 from app.db.models import Account
 from app.errors import Forbidden, NotFound
@@ -78,7 +86,12 @@ def player_json(account: Account) -> dict[str, Any]:
     }
 
 
-@router.get("/players", responses=declared(401, 403, 404, 422, 503))
+@router.get(
+    "/players",
+    response_model=AdminPlayer,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 422, 503),
+)
 async def find_player(
     admin: Admin, db: SessionDep, name: Annotated[str, Query(min_length=1, max_length=60)]
 ) -> dict[str, Any]:
@@ -97,7 +110,12 @@ async def _player(db: SessionDep, account_id: int) -> dict[str, Any]:
     return player_json(account)
 
 
-@router.post("/players/{account_id}/ban", responses=declared(401, 403, 404, 409, 422, 503))
+@router.post(
+    "/players/{account_id}/ban",
+    response_model=AdminPlayer,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def ban(
     account_id: IdPath, body: Because, admin: Admin, service: ModerationDep, db: SessionDep
 ) -> dict[str, Any]:
@@ -108,7 +126,12 @@ async def ban(
     return {**await _player(db, account_id), "resigned_in": resigned}
 
 
-@router.post("/players/{account_id}/unban", responses=declared(401, 403, 404, 422, 503))
+@router.post(
+    "/players/{account_id}/unban",
+    response_model=AdminPlayer,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 422, 503),
+)
 async def unban(
     account_id: IdPath, body: Because, admin: Admin, service: ModerationDep, db: SessionDep
 ) -> dict[str, Any]:
@@ -116,7 +139,12 @@ async def unban(
     return await _player(db, account_id)
 
 
-@router.post("/players/{account_id}/mute", responses=declared(401, 403, 404, 422, 503))
+@router.post(
+    "/players/{account_id}/mute",
+    response_model=AdminPlayer,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 422, 503),
+)
 async def mute(
     account_id: IdPath, body: MuteIn, admin: Admin, service: ModerationDep, db: SessionDep
 ) -> dict[str, Any]:
@@ -126,7 +154,12 @@ async def mute(
     return await _player(db, account_id)
 
 
-@router.post("/players/{account_id}/unmute", responses=declared(401, 403, 404, 422, 503))
+@router.post(
+    "/players/{account_id}/unmute",
+    response_model=AdminPlayer,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 422, 503),
+)
 async def unmute(
     account_id: IdPath, body: Because, admin: Admin, service: ModerationDep, db: SessionDep
 ) -> dict[str, Any]:
@@ -134,7 +167,12 @@ async def unmute(
     return await _player(db, account_id)
 
 
-@router.post("/matches/{match_id}/void", responses=declared(401, 403, 404, 409, 422, 503))
+@router.post(
+    "/matches/{match_id}/void",
+    response_model=VoidedOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def void(
     match_id: IdPath, body: VoidIn, admin: Admin, service: ModerationDep
 ) -> dict[str, Any]:
@@ -146,7 +184,12 @@ async def void(
     return {"match_id": match_id, "status": "voided", "reversed": reversed_}
 
 
-@router.post("/matches/{match_id}/abort", responses=declared(401, 403, 404, 409, 422, 503))
+@router.post(
+    "/matches/{match_id}/abort",
+    response_model=AbortedOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def abort(
     match_id: IdPath, body: Because, admin: Admin, service: ModerationDep
 ) -> dict[str, Any]:
@@ -157,7 +200,12 @@ async def abort(
     return {"match_id": match_id, "status": outcome}
 
 
-@router.get("/reports", responses=declared(401, 403, 422, 503))
+@router.get(
+    "/reports",
+    response_model=ReportList,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 422, 503),
+)
 async def list_reports(
     admin: Admin,
     db: SessionDep,
@@ -171,7 +219,12 @@ async def list_reports(
     return {"total": total, "reports": [reports.report_json(r) for r in rows]}
 
 
-@router.post("/reports/{report_id}/close", responses=declared(401, 403, 404, 409, 422, 503))
+@router.post(
+    "/reports/{report_id}/close",
+    response_model=ReportOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def close_report(
     report_id: IdPath, body: CloseIn, admin: Admin, service: ModerationDep
 ) -> dict[str, Any]:
@@ -182,7 +235,12 @@ async def close_report(
     return reports.report_json(await service.writer.run(work))
 
 
-@router.get("/audit", responses=declared(401, 403, 422, 503))
+@router.get(
+    "/audit",
+    response_model=AuditList,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 422, 503),
+)
 async def audit_log(
     admin: Admin,
     db: SessionDep,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 
 from app.api.errors import declared
 from app.api.params import GamePath
+from app.api.responses.misc import GameSummary
 from app.errors import NotFound
 from app.games import playable
 from app.protocol.actions import GAME_ACTIONS
@@ -64,7 +65,7 @@ def actions_schema(game_id: str) -> dict[str, Any] | None:
     return schema
 
 
-@router.get("/games")
+@router.get("/games", response_model=list[GameSummary])
 async def list_games() -> list[dict[str, Any]]:
     games = []
     for game_id, engine in playable().items():

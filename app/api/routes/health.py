@@ -6,12 +6,13 @@ from fastapi import APIRouter, Request
 from sqlalchemy import text
 
 from app.api.deps import HubDep, SessionDep
+from app.api.responses.misc import HealthOut
 from app.realtime.relay import RelayCount
 
 router = APIRouter(prefix="/api", tags=["health"])
 
 
-@router.get("/health")
+@router.get("/health", response_model=HealthOut, response_model_exclude_unset=True)
 async def health(request: Request, db: SessionDep, hub: HubDep) -> dict[str, object]:
     """``live_matches`` running in this process; with several processes, ``node`` names it
     and ``relayed_sockets`` counts the match sockets it pipes to other processes."""

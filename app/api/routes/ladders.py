@@ -6,13 +6,15 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
 from app.api.filters import GameFilter
 from app.api.params import IdPath, ShortText
+from app.api.responses.common import encoded
+from app.api.responses.ladders import LadderEntryOut, LadderOut
 from app.api.schemas import Body
 from app.api.throttles import ANONYMOUS_READS
 from app.tournaments import ladders as ladder_store
@@ -36,7 +38,12 @@ class NewLadder(Body):
     name: str = Field(min_length=1, max_length=80)
 
 
-@router.get("", responses=declared(422, 503))
+@router.get(
+    "",
+    response_model=list[LadderOut],
+    response_model_exclude_unset=True,
+    responses=declared(422, 503),
+)
 async def list_ladders(
     db: SessionDep, ladders: LaddersDep, game: GameFilter = None
 ) -> list[dict[str, Any]]:
@@ -45,7 +52,13 @@ async def list_ladders(
     return [ladder_json(lad) for lad in await db.run_sync(partial(ladder_store.listing, game=game))]
 
 
-@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
+@router.post(
+    "",
+    status_code=201,
+    response_model=LadderOut,
+    response_model_exclude_unset=True,
+    responses=declared(400, 401, 404, 422, 503),
+)
 async def create_ladder(
     body: NewLadder, player: CurrentPlayer, db: SessionDep, ladders: LaddersDep
 ) -> dict[str, Any]:
@@ -56,13 +69,20 @@ async def create_ladder(
     return ladder_json(await ladders.writer.run(work))
 
 
-@router.get("/{ladder_id}", responses=declared(404, 422, 503))
+@router.get(
+    "/{ladder_id}",
+    response_model=LadderOut,
+    response_model_exclude_unset=True,
+    responses=declared(404, 422, 503),
+)
 async def get_ladder(ladder_id: IdPath, db: SessionDep) -> dict[str, Any]:
     return ladder_json(await db.run_sync(partial(ladder_store.get, ladder_id=ladder_id)))
 
 
 @router.get(
     "/{ladder_id}/entries",
+    response_model=list[LadderEntryOut],
+    response_model_exclude_unset=True,
     responses=declared(404, 422, 429, 503),
     dependencies=[ANONYMOUS_READS],
 )
@@ -71,16 +91,22 @@ async def leaderboard(
     db: SessionDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: BoardOffset = 0,
-) -> list[dict[str, Any]]:
+) -> Response:
     """The leaderboard: the 1500-point ledger first, the skill ratings beside it. Pages are
     read off the board's index, down to ``offset`` 10,000 (a deeper one walks every entry it
-    skips)."""
+    skips). Encoded as built (``encoded``: up to 500 entries a page)."""
     work = partial(ladder_store.leaderboard, ladder_id=ladder_id, limit=limit, offset=offset)
     entries = await db.run_sync(work)
-    return [entry_json(e, offset + i + 1) for i, e in enumerate(entries)]
+    return encoded([entry_json(e, offset + i + 1) for i, e in enumerate(entries)])
 
 
-@router.post("/{ladder_id}/join", status_code=201, responses=declared(401, 403, 404, 409, 422, 503))
+@router.post(
+    "/{ladder_id}/join",
+    status_code=201,
+    response_model=LadderEntryOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def join_ladder(
     ladder_id: IdPath, player: CurrentPlayer, ladders: LaddersDep
 ) -> dict[str, Any]:

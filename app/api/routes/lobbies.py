@@ -10,7 +10,8 @@ from app.api.deps import OPTIONAL_TOKEN, CurrentPlayer, LobbiesDep, OptionalPlay
 from app.api.errors import declared
 from app.api.filters import GameFilter
 from app.api.params import IdPath
-from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, StartOut, Vote
+from app.api.responses.lobbies import LobbyOut, StartedOut
+from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, Vote
 from app.db.models import Lobby
 from app.db.repositories import LobbyRepository
 from app.lobby.service import lobby_json, member_ids
@@ -33,13 +34,24 @@ OPEN_TABLES_RETRY_S = 30.0
 CHANGE = declared(400, 401, 403, 404, 409, 422, 503)
 
 
-@router.get("", responses=declared(422, 503))
+@router.get(
+    "",
+    response_model=list[LobbyOut],
+    response_model_exclude_unset=True,
+    responses=declared(422, 503),
+)
 async def list_lobbies(db: SessionDep, game: GameFilter = None) -> list[dict[str, Any]]:
     """Open public tables."""
     return [shown(lobby, None) for lobby in await LobbyRepository(db).list_open(game)]
 
 
-@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 429, 503))
+@router.post(
+    "",
+    status_code=201,
+    response_model=LobbyOut,
+    response_model_exclude_unset=True,
+    responses=declared(400, 401, 404, 422, 429, 503),
+)
 async def create_lobby(
     body: NewLobby, request: Request, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
@@ -71,12 +83,20 @@ async def create_lobby(
     return shown(lobby, player.id)
 
 
-@router.get("/{lobby_id}", responses=declared(401, 404, 422, 503), openapi_extra=OPTIONAL_TOKEN)
+@router.get(
+    "/{lobby_id}",
+    response_model=LobbyOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 404, 422, 503),
+    openapi_extra=OPTIONAL_TOKEN,
+)
 async def get_lobby(lobby_id: IdPath, db: SessionDep, player: OptionalPlayer) -> dict[str, Any]:
     return shown(await LobbyRepository(db).get(lobby_id), player.id if player else None)
 
 
-@router.post("/{lobby_id}/join", responses=CHANGE)
+@router.post(
+    "/{lobby_id}/join", response_model=LobbyOut, response_model_exclude_unset=True, responses=CHANGE
+)
 async def join_lobby(
     lobby_id: IdPath, body: JoinLobby, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
@@ -84,14 +104,24 @@ async def join_lobby(
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/leave", responses=declared(401, 404, 409, 422, 503))
+@router.post(
+    "/{lobby_id}/leave",
+    response_model=LobbyOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 404, 409, 422, 503),
+)
 async def leave_lobby(
     lobby_id: IdPath, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
     return shown(await lobbies.leave(db, player, lobby_id), player.id)
 
 
-@router.post("/{lobby_id}/castle", responses=CHANGE)
+@router.post(
+    "/{lobby_id}/castle",
+    response_model=LobbyOut,
+    response_model_exclude_unset=True,
+    responses=CHANGE,
+)
 async def name_castle(
     lobby_id: IdPath, body: CastleName, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
@@ -99,7 +129,9 @@ async def name_castle(
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/vote", responses=CHANGE)
+@router.post(
+    "/{lobby_id}/vote", response_model=LobbyOut, response_model_exclude_unset=True, responses=CHANGE
+)
 async def vote(
     lobby_id: IdPath, body: Vote, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
@@ -107,7 +139,9 @@ async def vote(
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/bots", responses=CHANGE)
+@router.post(
+    "/{lobby_id}/bots", response_model=LobbyOut, response_model_exclude_unset=True, responses=CHANGE
+)
 async def add_bots(
     lobby_id: IdPath, body: AddBots, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
 ) -> dict[str, Any]:
@@ -115,15 +149,19 @@ async def add_bots(
     return shown(lobby, player.id)
 
 
-@router.post("/{lobby_id}/start", responses=declared(401, 403, 404, 409, 422, 503))
+@router.post(
+    "/{lobby_id}/start",
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def start(
     lobby_id: IdPath, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
-) -> StartOut:
+) -> StartedOut:
     """Start the match; returns ``match_id`` (and the name vote's result where it ran)."""
     lobby, match_id, vote = await lobbies.start(db, player, lobby_id)
-    return StartOut(
+    return StartedOut(
         match_id=match_id,
         first_seat=vote.first_seat if vote else None,
         votes={str(k): v for k, v in vote.tally.items()} if vote else None,
-        lobby=shown(lobby, player.id),
+        lobby=LobbyOut.model_validate(shown(lobby, player.id)),
     )

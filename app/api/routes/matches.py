@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
@@ -19,6 +19,8 @@ from app.api.params import (
     SeatQuery,
     VersionQuery,
 )
+from app.api.responses.common import encoded
+from app.api.responses.matches import MatchList, MatchOut, RouteOut, StateOut
 from app.api.throttles import ANONYMOUS_READS
 from app.db.models import Account, Match, MatchAction, MatchSeat, Pairing
 from app.db.repositories import MATCH_COUNT_CAP, MatchFilter, MatchRepository
@@ -100,7 +102,13 @@ def viewer_seat(seats: list[MatchSeat], viewer: Account | None, wanted: int | No
     return mine[0] if mine else None
 
 
-@router.get("", responses=declared(422, 429, 503), dependencies=[ANONYMOUS_READS])
+@router.get(
+    "",
+    response_model=MatchList,
+    response_model_exclude_unset=True,
+    responses=declared(422, 429, 503),
+    dependencies=[ANONYMOUS_READS],
+)
 async def list_matches(
     db: SessionDep,
     game: GameFilter = None,
@@ -110,7 +118,7 @@ async def list_matches(
     until: MomentQuery = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: HistoryOffset = 0,
-) -> dict[str, Any]:
+) -> Response:
     """The matches of the filters, newest first: ``total`` counts them up to 10,000
     (``total_capped`` when it stopped there), and pages reach as deep (``offset`` at most
     10,000): a count or an offset walks every row it passes."""
@@ -120,10 +128,17 @@ async def list_matches(
     seats = await repo.seats_of([m.id for m in matches])
     players = await account_names(db, [s for rows in seats.values() for s in rows])
     found = [match_json(m, seats.get(m.id, []), players) for m in matches]
-    return {"total": total, "total_capped": total >= MATCH_COUNT_CAP, "matches": found}
+    # Encoded as built (``encoded``): the list is a hot read; the tests check its model.
+    return encoded({"total": total, "total_capped": total >= MATCH_COUNT_CAP, "matches": found})
 
 
-@router.get("/{match_id}", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS])
+@router.get(
+    "/{match_id}",
+    response_model=MatchOut,
+    response_model_exclude_unset=True,
+    responses=declared(404, 422, 429, 503),
+    dependencies=[ANONYMOUS_READS],
+)
 async def get_match(match_id: IdPath, request: Request, db: SessionDep) -> dict[str, Any]:
     """One match with seats, result and ledger changes; refuses ``match/not_found``."""
     repo = MatchRepository(db)
@@ -140,7 +155,12 @@ async def get_match(match_id: IdPath, request: Request, db: SessionDep) -> dict[
     return data
 
 
-@router.get("/{match_id}/route", responses=declared(422, 503))
+@router.get(
+    "/{match_id}/route",
+    response_model=RouteOut,
+    response_model_exclude_unset=True,
+    responses=declared(422, 503),
+)
 async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
     """Where the match's socket should go: ``node`` names the process that serves it when
     several do (a balancer routes ``/ws/matches/{id}?node=<node>`` there), else null. Any
@@ -211,6 +231,8 @@ async def get_events(
 
 @router.get(
     "/{match_id}/state",
+    response_model=StateOut,
+    response_model_exclude_unset=True,
     responses=declared(401, 403, 404, 422, 429, 503),
     openapi_extra=OPTIONAL_TOKEN,
     dependencies=[ANONYMOUS_READS],
@@ -222,7 +244,7 @@ async def get_state(
     viewer: OptionalPlayer,
     version: VersionQuery = None,
     seat: SeatQuery = None,
-) -> dict[str, Any]:
+) -> Response:
     """The match at ``version`` (default: the latest): the requester's view, and once the
     match is over the whole engine state too. The latest version of a match this process
     plays comes from its live session; any other is rebuilt from the log, starting from a
@@ -242,4 +264,6 @@ async def get_state(
     }
     if seen.state is not None:
         data["state"] = seen.state
-    return data
+    # Encoded as built (``encoded``): checking a view per request would cost tens of times
+    # the encoding; the engines' views are checked against their models by the tests.
+    return encoded(data)

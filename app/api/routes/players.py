@@ -12,6 +12,7 @@ from app.api.deps import SessionDep
 from app.api.errors import declared
 from app.api.filters import GameFilter
 from app.api.params import IdPath
+from app.api.responses.players import ProfileOut, RatingHistoryOut
 from app.api.routes.matches import seat_json
 from app.db.models import Account
 from app.db.repositories import MatchFilter, MatchRepository
@@ -25,7 +26,12 @@ from app.tournaments.store import tournament_json
 router = APIRouter(prefix="/api/players", tags=["players"])
 
 
-@router.get("/{account_id}", responses=declared(404, 422, 503))
+@router.get(
+    "/{account_id}",
+    response_model=ProfileOut,
+    response_model_exclude_unset=True,
+    responses=declared(404, 422, 503),
+)
 async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
     """A player's profile: recent matches, ladder entries (ledger and ratings), tournaments."""
     account = await db.get(Account, account_id)
@@ -79,7 +85,12 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
     }
 
 
-@router.get("/{account_id}/ratings", responses=declared(404, 422, 503))
+@router.get(
+    "/{account_id}/ratings",
+    response_model=list[RatingHistoryOut],
+    response_model_exclude_unset=True,
+    responses=declared(404, 422, 503),
+)
 async def rating_history(
     account_id: IdPath, db: SessionDep, game: GameFilter = None
 ) -> list[dict[str, Any]]:

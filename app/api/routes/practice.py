@@ -10,6 +10,7 @@ from pydantic import Field
 from app.api.deps import CurrentPlayer, HubDep, SessionDep
 from app.api.errors import declared
 from app.api.params import GamePath
+from app.api.responses.misc import PracticeScenario, PracticeStarted
 from app.api.schemas import Body
 from app.practice import SCENARIOS
 from app.practice.service import scenario_for, start_practice
@@ -21,19 +22,30 @@ class NewPractice(Body):
     game: str = Field(min_length=1, max_length=40)
 
 
-@router.get("")
+@router.get("", response_model=list[PracticeScenario])
 async def list_practice() -> list[dict[str, Any]]:
     """Every game's practice: title, introduction and steps."""
     return [scenario.to_json() for scenario in SCENARIOS.values()]
 
 
-@router.get("/{game}", responses=declared(404, 422))
+@router.get(
+    "/{game}",
+    response_model=PracticeScenario,
+    response_model_exclude_unset=True,
+    responses=declared(404, 422),
+)
 async def get_practice(game: GamePath) -> dict[str, Any]:
     """One game's practice steps with their hints; refuses ``practice/unknown_game``."""
     return scenario_for(game).to_json()
 
 
-@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
+@router.post(
+    "",
+    status_code=201,
+    response_model=PracticeStarted,
+    response_model_exclude_unset=True,
+    responses=declared(400, 401, 404, 422, 503),
+)
 async def new_practice(
     body: NewPractice, player: CurrentPlayer, db: SessionDep, hub: HubDep
 ) -> dict[str, Any]:

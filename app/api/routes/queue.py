@@ -10,6 +10,7 @@ from pydantic import Field
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
 from app.api.params import IdPath, ShortText
+from app.api.responses.quickplay import RematchOut, TicketOut
 from app.api.schemas import Body, TimeControlIn
 from app.matchmaking.rematch import RematchService
 from app.matchmaking.service import QueueService
@@ -43,7 +44,13 @@ async def get_queue(request: Request) -> QueueService:
 QueueDep = Annotated[QueueService, Depends(get_queue)]
 
 
-@router.post("", status_code=202, responses=declared(400, 401, 404, 409, 422, 503))
+@router.post(
+    "",
+    status_code=202,
+    response_model=TicketOut,
+    response_model_exclude_unset=True,
+    responses=declared(400, 401, 404, 409, 422, 503),
+)
 async def join_queue(
     body: NewTicket, player: CurrentPlayer, db: SessionDep, queue: QueueDep
 ) -> dict[str, Any]:
@@ -62,14 +69,24 @@ async def join_queue(
     )
 
 
-@router.get("/{ticket}", responses=declared(401, 404, 422, 503))
+@router.get(
+    "/{ticket}",
+    response_model=TicketOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 404, 422, 503),
+)
 async def read_ticket(ticket: TicketPath, player: CurrentPlayer, queue: QueueDep) -> dict[str, Any]:
     """``{"ticket", "status": "waiting" | "matched" | "cancelled", "match_id", "waited_s",
     "estimate_s"}``; only the owner may read it (``queue/not_found`` otherwise)."""
     return await queue.status(player, ticket)
 
 
-@router.delete("/{ticket}", responses=declared(401, 404, 422, 503))
+@router.delete(
+    "/{ticket}",
+    response_model=TicketOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 404, 422, 503),
+)
 async def cancel_ticket(
     ticket: TicketPath, player: CurrentPlayer, queue: QueueDep
 ) -> dict[str, Any]:
@@ -88,7 +105,12 @@ async def get_rematches(request: Request) -> RematchService:
 RematchesDep = Annotated[RematchService, Depends(get_rematches)]
 
 
-@rematch_router.post("/{match_id}/rematch", responses=declared(401, 403, 404, 409, 422, 503))
+@rematch_router.post(
+    "/{match_id}/rematch",
+    response_model=RematchOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 403, 404, 409, 422, 503),
+)
 async def offer_rematch(
     match_id: IdPath, player: CurrentPlayer, rematches: RematchesDep
 ) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from pydantic import Field
 from app.api.deps import CurrentPlayer
 from app.api.errors import declared
 from app.api.params import BodyId, BodySeat
+from app.api.responses.admin import ReportOut
 from app.api.schemas import Body
 from app.moderation.reports import file_report, report_json
 from app.moderation.service import ModerationService
@@ -27,7 +28,13 @@ class NewReport(Body):
     chat_text: Annotated[str | None, Field(max_length=500)] = None
 
 
-@router.post("/reports", status_code=201, responses=declared(401, 404, 422, 429, 503))
+@router.post(
+    "/reports",
+    status_code=201,
+    response_model=ReportOut,
+    response_model_exclude_unset=True,
+    responses=declared(401, 404, 422, 429, 503),
+)
 async def report(body: NewReport, player: CurrentPlayer, request: Request) -> dict[str, Any]:
     """File a report for the admins (``GET /api/admin/reports``). Refuses
     ``match/not_found`` (404), ``report/bad_seat`` (422) and, past a few reports in ten

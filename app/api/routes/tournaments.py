@@ -6,13 +6,22 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.errors import declared
 from app.api.filters import GameFilter, TournamentStatusFilter
 from app.api.params import BodyId, IdPath, Options, RoundPath, ShortText
+from app.api.responses.common import encoded
+from app.api.responses.tournaments import (
+    EntryOut,
+    RoundOut,
+    StandingOut,
+    TableOut,
+    TournamentDetail,
+    TournamentOut,
+)
 from app.api.schemas import Body, TimeControlIn
 from app.api.throttles import ANONYMOUS_READS
 from app.errors import NotFound
@@ -74,7 +83,13 @@ async def shown(db: SessionDep, tid: int) -> dict[str, Any]:
     return await db.run_sync(partial(store.show, tournament_id=tid))
 
 
-@router.post("", status_code=201, responses=declared(400, 401, 404, 422, 503))
+@router.post(
+    "",
+    status_code=201,
+    response_model=TournamentDetail,
+    response_model_exclude_unset=True,
+    responses=declared(400, 401, 404, 422, 503),
+)
 async def create_tournament(
     body: NewTournament, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
@@ -84,7 +99,12 @@ async def create_tournament(
     return await shown(db, await service.create(player, fields))
 
 
-@router.get("", responses=declared(422, 503))
+@router.get(
+    "",
+    response_model=list[TournamentOut],
+    response_model_exclude_unset=True,
+    responses=declared(422, 503),
+)
 async def list_tournaments(
     db: SessionDep, status: TournamentStatusFilter = None, game: GameFilter = None
 ) -> list[dict[str, Any]]:
@@ -92,12 +112,19 @@ async def list_tournaments(
     return [tournament_json(t, players) for t, players in rows]
 
 
-@router.get("/{tid}", responses=READ)
+@router.get(
+    "/{tid}", response_model=TournamentDetail, response_model_exclude_unset=True, responses=READ
+)
 async def get_tournament(tid: IdPath, db: SessionDep) -> dict[str, Any]:
     return await shown(db, tid)
 
 
-@router.post("/{tid}/open", responses=CHANGE)
+@router.post(
+    "/{tid}/open",
+    response_model=TournamentDetail,
+    response_model_exclude_unset=True,
+    responses=CHANGE,
+)
 async def open_registration(
     tid: IdPath, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
@@ -105,12 +132,24 @@ async def open_registration(
     return await shown(db, tid)
 
 
-@router.post("/{tid}/register", status_code=201, responses=CHANGE)
+@router.post(
+    "/{tid}/register",
+    status_code=201,
+    response_model=EntryOut,
+    response_model_exclude_unset=True,
+    responses=CHANGE,
+)
 async def register(tid: IdPath, player: CurrentPlayer, service: TournamentsDep) -> dict[str, Any]:
     return entry_json(await service.register(player, tid))
 
 
-@router.post("/{tid}/bots", status_code=201, responses=CHANGE)
+@router.post(
+    "/{tid}/bots",
+    status_code=201,
+    response_model=list[EntryOut],
+    response_model_exclude_unset=True,
+    responses=CHANGE,
+)
 async def add_bots(
     tid: IdPath, body: AddBots, player: CurrentPlayer, service: TournamentsDep
 ) -> list[dict[str, Any]]:
@@ -119,7 +158,12 @@ async def add_bots(
     return [entry_json(e) for e in added]
 
 
-@router.post("/{tid}/withdraw", responses=CHANGE)
+@router.post(
+    "/{tid}/withdraw",
+    response_model=TournamentDetail,
+    response_model_exclude_unset=True,
+    responses=CHANGE,
+)
 async def withdraw(
     tid: IdPath, body: Withdraw, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
@@ -128,7 +172,12 @@ async def withdraw(
     return await shown(db, tid)
 
 
-@router.post("/{tid}/start", responses=CHANGE)
+@router.post(
+    "/{tid}/start",
+    response_model=TournamentDetail,
+    response_model_exclude_unset=True,
+    responses=CHANGE,
+)
 async def start(
     tid: IdPath, player: CurrentPlayer, db: SessionDep, service: TournamentsDep
 ) -> dict[str, Any]:
@@ -137,28 +186,40 @@ async def start(
     return await shown(db, tid)
 
 
-@router.get("/{tid}/rounds", responses=READ)
-async def rounds(tid: IdPath, db: SessionDep, reads: ReadsDep) -> list[dict[str, Any]]:
+@router.get(
+    "/{tid}/rounds",
+    response_model=list[RoundOut],
+    response_model_exclude_unset=True,
+    responses=READ,
+)
+async def rounds(tid: IdPath, db: SessionDep, reads: ReadsDep) -> Response:
     """Every round with its tables (pairings), byes and results (kept until the tournament
-    changes: ``app.tournaments.read_cache``)."""
-    return await reads.rounds(db, tid)
+    changes: ``app.tournaments.read_cache``), encoded as kept (``encoded``)."""
+    return encoded(await reads.rounds(db, tid))
 
 
-@router.get("/{tid}/rounds/{number}/pairings", responses=READ)
-async def pairings(
-    tid: IdPath, number: RoundPath, db: SessionDep, reads: ReadsDep
-) -> list[dict[str, Any]]:
+@router.get(
+    "/{tid}/rounds/{number}/pairings",
+    response_model=list[TableOut],
+    response_model_exclude_unset=True,
+    responses=READ,
+)
+async def pairings(tid: IdPath, number: RoundPath, db: SessionDep, reads: ReadsDep) -> Response:
     for round_info in await reads.rounds(db, tid):
         if round_info["number"] == number:
-            tables: list[dict[str, Any]] = round_info["pairings"]
-            return tables
+            return encoded(round_info["pairings"])
     raise NotFound("tournament/no_round", f"no round {number}")
 
 
 @router.get(
-    "/{tid}/standings", responses=declared(404, 422, 429, 503), dependencies=[ANONYMOUS_READS]
+    "/{tid}/standings",
+    response_model=list[StandingOut],
+    response_model_exclude_unset=True,
+    responses=declared(404, 422, 429, 503),
+    dependencies=[ANONYMOUS_READS],
 )
-async def standings(tid: IdPath, db: SessionDep, reads: ReadsDep) -> list[dict[str, Any]]:
+async def standings(tid: IdPath, db: SessionDep, reads: ReadsDep) -> Response:
     """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head
-    (kept until the tournament changes: ``app.tournaments.read_cache``)."""
-    return await reads.standings(db, tid)
+    (kept until the tournament changes: ``app.tournaments.read_cache``), encoded as kept
+    (``encoded``)."""
+    return encoded(await reads.standings(db, tid))
