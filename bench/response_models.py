@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from app.api.responses.matches import MatchList, StateOut
@@ -41,6 +42,10 @@ def mid_match_view(game: str, seats: int, changes: int = 60) -> dict[str, Any]:
     bots = [make_bot(engine, "heuristic:normal", seat, 3) for seat in range(seats)]
     play(engine, bots, 3, on_change=keep)
     return views[-1]
+
+
+def checked_state(body: dict[str, Any]) -> str:
+    return StateOut.model_validate(body).model_dump_json(exclude_unset=True)
 
 
 def match_page(count: int) -> dict[str, Any]:
@@ -88,11 +93,8 @@ def main() -> None:
     print(f"{'body':<22}{'model check + dump':>20}{'encode as built':>18}{'bytes':>8}")
     for game, seats in TABLES:
         body = {"match_id": 1, "version": 60, "seat": 0, "view": mid_match_view(game, seats)}
-        checked = per_call_us(
-            lambda body=body: StateOut.model_validate(body).model_dump_json(exclude_unset=True),
-            args.repeat,
-        )
-        plain = per_call_us(lambda body=body: encode_text(body), args.repeat)
+        checked = per_call_us(partial(checked_state, body), args.repeat)
+        plain = per_call_us(partial(encode_text, body), args.repeat)
         size = len(encode_text(body))
         print(f"{game + ' state':<22}{checked:>17.1f} us{plain:>15.1f} us{size:>8}")
     page = match_page(50)
