@@ -34,16 +34,24 @@ This policy keeps scans short:
   freed 0 objects, and the last ones stopped the loop for 350 and 690 ms, one of them in the
   benchmark's window in some runs. Cyclic garbage still cannot pile up beyond ``max_growth``
   times the live heap before it is collected.
+* After a full collection that freed a worthwhile share of the heap, the C allocator is asked
+  to give free memory back to the system (glibc's ``malloc_trim``; skipped where there is
+  none). Freed memory otherwise stays in the process: measured with 250,000 objects of
+  cyclic garbage (4,000 websocket connect/close cycles, when a closed socket still left its
+  objects in cycles), a full collection took RSS from 225 to 215 MB only, and the trim to
+  178 MB, in 14 ms (``bench/socket_churn.py --collect``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import logging
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +66,18 @@ def heap_blocks() -> int:
     Without pymalloc (``PYTHONMALLOC=malloc``, for a memory checker) there is no such count:
     the frozen objects are counted instead, slowly but correctly."""
     return sys.getallocatedblocks() or gc.get_freeze_count()
+
+
+def malloc_trimmer() -> Callable[[], object] | None:
+    """``malloc_trim(0)`` of the C library (glibc: free memory at the heap's top and whole
+    free pages inside it go back to the system); None where the C library has none."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return lambda: trim(0)
 
 
 @dataclass
@@ -76,6 +96,10 @@ class CollectorPolicy:
     due_growth: float = 0.0
     full_collections: int = 0
     last_full_ms: float = 0.0
+    # Gives freed memory back to the system after a worthwhile full collection (None: never).
+    trim: Callable[[], object] | None = field(default_factory=malloc_trimmer)
+    trims: int = 0
+    last_trim_ms: float = 0.0
 
     def install(self) -> None:
         """Collect and freeze what start-up built, then set the thresholds."""
@@ -99,16 +123,24 @@ class CollectorPolicy:
         self.last_full_ms = (time.perf_counter() - started) * 1000
         self.full_collections += 1
         self.baseline = max(heap_blocks(), 1)
+        trim_ms = 0.0
         if before - self.baseline < before * self.worthwhile:
             self.due_growth = min(self.due_growth * 2, self.max_growth)
         else:
             self.due_growth = self.growth
+            if self.trim is not None:
+                started = time.perf_counter()
+                self.trim()  # a ctypes call: the event loop's thread runs meanwhile
+                self.last_trim_ms = trim_ms = (time.perf_counter() - started) * 1000
+                self.trims += 1
         log.info(
-            "full collection: %d objects freed, heap %d -> %d blocks, %.1f ms; the next at %.0fx",
+            "full collection: %d objects freed, heap %d -> %d blocks, %.1f ms (+%.1f ms "
+            "trim); the next at %.0fx",
             freed,
             before,
             self.baseline,
             self.last_full_ms,
+            trim_ms,
             self.due_growth,
         )
         return True

@@ -3,13 +3,21 @@ has grown, and a full collection that found nothing makes the next one wait for 
 
 from __future__ import annotations
 
+import ctypes.util
 import gc
+import platform
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from app.collector import OLDEST_THRESHOLD, YOUNG_THRESHOLD, CollectorPolicy, heap_blocks
+from app.collector import (
+    OLDEST_THRESHOLD,
+    YOUNG_THRESHOLD,
+    CollectorPolicy,
+    heap_blocks,
+    malloc_trimmer,
+)
 
 
 class Node:
@@ -115,3 +123,27 @@ def test_a_full_collection_that_finds_garbage_puts_the_rule_back(
     assert all(ref() is None for ref in garbage)
     assert policy.due_growth == 2.0
     assert live
+
+
+def test_memory_goes_back_to_the_system_after_a_collection_that_freed_much(
+    policy: CollectorPolicy,
+) -> None:
+    """The allocator is asked to give freed memory back (``malloc_trim``) after a full
+    collection that freed a worthwhile share of the heap, not after one that found nothing."""
+    trims: list[int] = []
+    policy.trim = lambda: trims.append(policy.full_collections)
+    policy.due_growth = 0.0  # a full collection at the next tick, whatever the heap
+    assert policy.tick() is True
+    assert trims == [] and policy.trims == 0  # nothing was freed: nothing to give back
+    garbage = [cycle() for _ in range(50_000)]
+    policy.due_growth = 0.0
+    assert policy.tick() is True
+    assert all(ref() is None for ref in garbage)
+    assert trims == [2] and policy.trims == 1
+
+
+def test_the_c_librarys_trim_is_found_on_glibc() -> None:
+    trim = malloc_trimmer()
+    if ctypes.util.find_library("c") and "glibc" in platform.libc_ver()[0]:
+        assert trim is not None
+        trim()
