@@ -1,4 +1,5 @@
-"""Pydantic request and response bodies of the REST API (kept apart from the ORM models)."""
+"""Pydantic request bodies of the REST API, errors and accounts' replies (kept apart from the ORM
+models); every other reply's model is in ``app.api.responses``."""
 
 from __future__ import annotations
 
@@ -116,10 +117,3 @@ class AddBots(Body):
     kind: ShortText = "heuristic"
     count: int | None = Field(default=None, ge=1, le=16)
     difficulty: ShortText = Field(default="normal", description="easy, normal or hard")
-
-
-class StartOut(BaseModel):
-    match_id: int
-    first_seat: int | None = None
-    votes: dict[str, int] | None = None
-    lobby: dict[str, Any]
