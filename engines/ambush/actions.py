@@ -10,7 +10,6 @@ from engines.ambush.cards import CARDS, NEEDS_TARGET
 from engines.ambush.grid import (
     COORD_LIMIT,
     Cell,
-    free_cells,
     is_adjacent,
     is_free,
     parse_cell,
@@ -266,10 +265,6 @@ def resign(state: AmbushState, ctx: Ctx, seat: int) -> None:
         race.resume(state, ctx, state.returning.resume_step)
     elif was_turn and state.phase == "turn":
         rules.start_turn(state, ctx, rules.next_living(state, seat))
-
-
-def first_free(state: AmbushState) -> Cell:
-    return free_cells(state.grid, rules.placement_blocked(state))[0]
 
 
 Validator = Callable[[AmbushState, int, dict[str, Any], int], Apply]

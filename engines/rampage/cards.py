@@ -204,35 +204,3 @@ def card_of(card_id: str) -> Card:
 def is_card_id(value: object) -> bool:
     """Whether ``value`` names one of the 118 instances."""
     return isinstance(value, str) and value in _CARD_ID_SET
-
-
-def catalogue() -> list[dict[str, Any]]:
-    """The deck as JSON-able data for clients (no instance ids, nothing hidden)."""
-    out: list[dict[str, Any]] = []
-    for card in CARDS.values():
-        scheme = card.scheme
-        out.append(
-            {
-                "kind": card.kind,
-                "name": card.name,
-                "count": card.count,
-                "source": card.source,
-                "gate": card.gate,
-                "castle": card.castle,
-                "purple": card.purple,
-                "units": list(card.units),
-                "attack": card.attack,
-                "star": card.star,
-                "cost": card.cost,
-                "permanent": card.permanent,
-                "scheme": None
-                if scheme is None
-                else {
-                    "needs": list(scheme.needs),
-                    "bonus": scheme.bonus,
-                    "bonus_strength": scheme.bonus_strength,
-                },
-                "text": card.text,
-            }
-        )
-    return out
