@@ -62,10 +62,38 @@ function extent(box, kids) {
   return { w: right - left, h: bottom - upper };
 }
 
-/** Keep ``boxes`` fitted while the page lays out anew (a panel opens, the window turns). */
-export function keepFitted(boxes) {
-  const fit = () => { for (const box of boxes) fitBox(box); };
+/**
+ * Scale the children of ``box``, whose height follows its content (the opponents' row), so
+ * that it takes at most ``share`` of its parent's height (a table of four stays one screen).
+ */
+export function fitShare(box, share) {
+  if (!box || !box.isConnected || !box.parentElement) return 1;
+  const kids = [...box.children];
+  for (const kid of kids) kid.style.zoom = "";
+  const limit = box.parentElement.clientHeight * share;
+  let zoom = 1;
+  for (let round = 0; round < 3 && limit > 0; round += 1) {
+    const height = box.getBoundingClientRect().height;
+    if (height <= limit + 0.5) break;
+    zoom = Math.floor(zoom * (limit / height) * 1000 - (round ? 5 : 0)) / 1000;
+    for (const kid of kids) kid.style.zoom = String(zoom);
+  }
+  return zoom;
+}
+
+/**
+ * Keep ``boxes`` fitted, and each [box, share] of ``shares`` within its share of its parent,
+ * while the page lays out anew (a panel opens, the window turns). The shared boxes go first:
+ * what they give back is room for the others.
+ */
+export function keepFitted(boxes, shares = []) {
+  const fit = () => {
+    for (const [box, share] of shares) fitShare(box, share);
+    for (const box of boxes) fitBox(box);
+  };
   const observer = new ResizeObserver(fit);
   for (const box of boxes) observer.observe(box);
+  // A shared box's own height follows its zoom: watch its parent (sized by the page) instead.
+  for (const [box] of shares) if (box.parentElement) observer.observe(box.parentElement);
   return { fit, stop: () => observer.disconnect() };
 }

@@ -87,7 +87,7 @@ export function mountHistory(root) {
 export function mountMatch(root, navigate, matchId) {
   const summary = h("div.match-summary");
   const stage = h("div.replay-stage");
-  const feed = h("ol.feed.replay-feed", { "aria-label": "events at this version" });
+  const feed = h("ol.feed.replay-feed", { "aria-label": "events at this version", tabindex: 0 }); // scrolls: keys reach it
   const slider = h("input#replay-slider", { type: "range", min: 0, max: 0, value: 0, "aria-label": "replay version" });
   const label = h("span#replay-version", "v0");
   let match = null;

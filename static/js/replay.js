@@ -58,7 +58,7 @@ export function createReplay(stage, feed, { match, log }) {
   for (const type of ["click", "dblclick", "dragstart", "drop", "pointerdown"]) table.addEventListener(type, block, true);
   put(stage, table);
   // As at a live table, the board and the card preview zoom out to fit their boxes.
-  const fitted = keepFitted([els.board, els.spotlight]);
+  const fitted = keepFitted([els.board, els.spotlight], [[els.others, 0.34]]);
 
   const ui = {};
   let renderer = null;

@@ -39,7 +39,8 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     others: h("div.opponents"),
     board: h("div.board-wrap"),
     spotlight: h("div.spotlight"),
-    feed: h("ol.feed", { "aria-live": "polite", "aria-label": "event feed" }),
+    // Focusable: a long chronicle scrolls, and keys must reach it too.
+    feed: h("ol.feed", { "aria-live": "polite", "aria-label": "event feed", tabindex: 0 }),
     me: h("div.me"),
     overlay: h("div.overlay-slot"),
   };
@@ -273,8 +274,9 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
   const ticker = setInterval(tick, 250);
   const onResize = () => { if (t.renderer && t.renderer.onResize) t.renderer.onResize(ctx()); };
   window.addEventListener("resize", onResize);
-  // The board and the card preview zoom out to fit their boxes (never a scroll inside them).
-  const fitted = keepFitted([els.board, els.spotlight]);
+  // The board and the card preview zoom out to fit their boxes (never a scroll inside them);
+  // the opponents take at most a third of the table's height.
+  const fitted = keepFitted([els.board, els.spotlight], [[els.others, 0.34]]);
 
   return () => {
     socket.close();

@@ -15,6 +15,12 @@ pytestmark = pytest.mark.e2e
 
 TIMEOUT = 15_000
 BLOCKING = ("critical", "serious")
+# A chronicle long enough to scroll, as after a long match (lines as the feed draws them).
+LONG_FEED = """() => { for (const feed of document.querySelectorAll('ol.feed')) {
+  for (let i = 0; i < 80; i += 1) {
+    const line = document.createElement('li'); line.className = 'feed-turn';
+    line.textContent = `Line ${i} of a long match.`; feed.append(line);
+  } } }"""
 
 
 def findings(page: Any) -> list[str]:
@@ -65,20 +71,26 @@ def test_tables_in_play_and_their_replay_have_no_serious_findings(
     desk_ctx = browser.new_context(viewport=DESKTOP)
     phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     desk, phone = desk_ctx.new_page(), phone_ctx.new_page()
-    desk.on("dialog", lambda dialog: dialog.accept())
+    for page in (desk, phone):
+        page.on("dialog", lambda dialog: dialog.accept())
     try:
         match_id = steps.open_private_duel(desk, phone, server_url, game, {}, TIMEOUT)
         found = {}
         for page, size in ((desk, "1280x800"), (phone, "390x844")):
             page.wait_for_selector(".board-wrap > *", timeout=TIMEOUT)
             found[f"table at {size}"] = findings(page)
-        desk.click("#resign-button")
+        desk.evaluate(LONG_FEED)
+        found["table with a long chronicle"] = findings(desk)
+        # Whoever may act resigns (in Ember's hero choice only the seat choosing may).
+        (desk if desk.locator("#resign-button").count() else phone).click("#resign-button")
         steps.wait_model(desk, "window.__rampart.view.outcome", TIMEOUT)
         desk.wait_for_selector(".result", timeout=TIMEOUT)
         found["result"] = findings(desk)
         desk.goto(f"{server_url}/matches/{match_id}")
         desk.wait_for_selector(".replay-stage .board-wrap > *", timeout=TIMEOUT)
         found["replay"] = findings(desk)
+        desk.evaluate(LONG_FEED)
+        found["replay with a long feed"] = findings(desk)
         assert not any(found.values()), found
     finally:
         desk_ctx.close()

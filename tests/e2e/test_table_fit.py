@@ -212,3 +212,32 @@ def test_quick_play_waiting_panel_is_in_view(browser: Any, server_url: str) -> N
             page.wait_for_selector("#qp-waiting[hidden]", state="attached", timeout=TIMEOUT)
         finally:
             ctx.close()
+
+
+@pytest.mark.parametrize("game", ["ambush", "castles", "ember"])
+def test_four_seat_tables_fit(browser: Any, server_url: str, game: str) -> None:
+    """A table of four (the player and three easy bots) at rest, with every opponent shown."""
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        page.goto(server_url + "/")
+        steps.sign_in_as_guest(page, "Four", TIMEOUT)
+        page.select_option("#new-game", game)
+        page.fill("#new-seats", "4")
+        page.click("#create-button")
+        page.wait_for_url(steps.LOBBY_URL, timeout=TIMEOUT)
+        page.select_option("#bot-difficulty", "easy")
+        page.click("#add-bots")
+        page.wait_for_selector(".seat[data-seat='3'] .tag:has-text('bot')", timeout=TIMEOUT)
+        page.click("#start-button")
+        page.wait_for_url(steps.TABLE_URL, timeout=TIMEOUT)
+        steps.wait_model(
+            page,
+            "window.__rampart.view.players || window.__rampart.view.castles"
+            " || window.__rampart.view.in_play",
+            TIMEOUT,
+        )
+        page.wait_for_selector(".board-wrap > *", timeout=TIMEOUT)
+        check_both_sizes(page, f"{game} at a table of four")
+    finally:
+        ctx.close()
