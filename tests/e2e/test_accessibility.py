@@ -53,8 +53,7 @@ def test_site_pages_have_no_serious_findings(
             ("/matches", ".matches tbody tr"),
             ("/tournaments", "main h1, main h2"),
             ("/ladders", "main h1, main h2"),
-            ("/howto/ambush", "main h1"),
-            ("/howto/ember", "main h1"),
+            *((f"/howto/{game}", "main h1") for game in ("ambush", "rampage", "castles", "ember")),
         ):
             page.goto(server_url + path)
             page.wait_for_selector(ready, timeout=TIMEOUT)
