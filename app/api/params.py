@@ -37,7 +37,6 @@ VersionQuery = Annotated[
     int | None, Query(ge=0, le=VERSION_MAX, description="a version (default: the latest)")
 ]
 Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="rows to skip")]
-GameQuery = Annotated[str | None, Query(max_length=SHORT_TEXT, description="a game id")]
 
 
 def instant_text(value: Any) -> Any:
@@ -54,7 +53,6 @@ MomentQuery = Annotated[
     Query(description="an RFC 3339 instant, such as 2026-01-31T12:00:00Z"),
     BeforeValidator(instant_text),
 ]
-StatusQuery = Annotated[str | None, Query(max_length=16, description="a status")]
 
 
 # -- body fields -------------------------------------------------------------------------------
