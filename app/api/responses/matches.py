@@ -17,9 +17,7 @@ class MatchSeatOut(Out):
     seat: int = Field(description="the seat number, from 0")
     account_id: int | None = Field(description="the seated player's account (null: a bot)")
     name: str | None = Field(description="the seat's castle name")
-    player: str | None = Field(
-        default=None, description="the seated player's name (null: a bot; absent in the log)"
-    )
+    player: str | None = Field(description="the seated player's name (null: a bot)")
     bot: str | None = Field(description="a bot's kind (`heuristic`, `random`, ...), else null")
     difficulty: str | None = Field(description="a bot's level (`easy`, `normal`, `hard`)")
     ledger_delta: int | None = Field(
