@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from tests.app.cluster.conftest import needs_redis
-from tests.app.support import Server
+from tests.app.support import Api, Client, Server
 from tests.app.test_edge_limits import closed_with
 
 pytestmark = needs_redis
@@ -44,6 +44,7 @@ async def test_limits_per_address_hold_across_processes(two_nodes: tuple[Server,
     await new_accounts_are_counted_across_processes(*two_nodes)
     await logins_are_counted_across_processes(*two_nodes)
     await open_sockets_are_counted_across_processes(*two_nodes)
+    await a_relayed_socket_is_counted_once(*two_nodes)
 
 
 async def new_accounts_are_counted_across_processes(one: Server, two: Server) -> None:
@@ -92,3 +93,19 @@ async def open_sockets_are_counted_across_processes(one: Server, two: Server) ->
         pytest.fail("the place of a closed socket never came back")
     await first.close()
     await third.close()
+
+
+async def a_relayed_socket_is_counted_once(one: Server, two: Server) -> None:
+    """Two match sockets from 127.0.0.1 (the limit) on the process that does not serve the
+    match: each is relayed to the owner, which does not count the relay a second time."""
+    api = Api(one)
+    tokens = [await api.guest("relay host"), await api.guest("relay guest")]
+    match_id = await api.table("tally", tokens)
+    owner = (await api.get(f"/api/matches/{match_id}/route")).json()["node"]
+    elsewhere = two if owner == one.http else one
+    assert owner in (one.http, two.http) and owner != elsewhere.http
+    seats = [await Client(elsewhere, match_id, token).connect() for token in tokens]
+    assert all(seat.seat is not None for seat in seats)  # both welcomed through the relay
+    for seat in seats:
+        await seat.close()
+    await api.close()
