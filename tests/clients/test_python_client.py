@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from rampart_client import ApiError, HeldView, MatchClient, Rampart, apply_diff, play
 
 from tests.app.support import Server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("client")
-    started = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db")
-    started.start(tmp)
-    yield started
-    started.stop()
 
 
 def no_resign(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -34,9 +24,9 @@ async def table_against_bots(api: Rampart, game: str, seats: int = 2) -> int:
 
 
 @pytest.mark.parametrize("game", ["ambush", "rampage", "castles", "ember"])
-async def test_the_readme_bot_plays_each_game_to_the_end(server: Server, game: str) -> None:
+async def test_the_readme_bot_plays_each_game_to_the_end(shared_server: Server, game: str) -> None:
     random.seed(game)
-    async with Rampart(server.http) as api:
+    async with Rampart(shared_server.http) as api:
         match_id = await table_against_bots(api, game)
         assert api.token is not None
         outcome = await play(api.base_url, match_id, api.token, no_resign, timeout_s=240)
@@ -46,9 +36,9 @@ async def test_the_readme_bot_plays_each_game_to_the_end(server: Server, game: s
 
 
 async def test_a_dropped_socket_resumes_without_losing_or_reordering_versions(
-    server: Server,
+    shared_server: Server,
 ) -> None:
-    async with Rampart(server.http) as api:
+    async with Rampart(shared_server.http) as api:
         match_id = await table_against_bots(api, "rampage")
         assert api.token is not None
         async with MatchClient(api.base_url, match_id, api.token) as client:
@@ -72,14 +62,14 @@ async def test_a_dropped_socket_resumes_without_losing_or_reordering_versions(
             assert not client.protocol.pending  # the action in flight was answered
 
 
-async def test_refusals_come_back_as_api_errors_with_stable_codes(server: Server) -> None:
-    async with Rampart(server.http) as api:
+async def test_refusals_come_back_as_api_errors_with_stable_codes(shared_server: Server) -> None:
+    async with Rampart(shared_server.http) as api:
         with pytest.raises(ApiError) as refused:
             await api.me()
         assert refused.value.status == 401 and refused.value.code.startswith("auth/")
         await api.guest(f"dup-{random.randrange(10**9)}")
         assert api.account is not None
-        async with Rampart(server.http) as other:
+        async with Rampart(shared_server.http) as other:
             with pytest.raises(ApiError) as taken:
                 await other.guest(api.account["name"])
         assert taken.value.code == "account/name_taken"
