@@ -7,9 +7,11 @@ socket (hello with a seat's token, waits for ``welcome``, closes) and a lobby so
 ``lobbies``, hello, closes). Every ``--every`` cycles, after a pause for the closes to be
 handled, it prints the server's RSS, the allocator's blocks in use
 (``sys.getallocatedblocks``), the objects the cyclic collector tracks (frozen ones included)
-and the types whose count grew most since the first reading. With ``--collect`` the last
-reading is taken after a full collection too, so what was garbage waiting for the collector
-and what is still referenced show apart; with ``--collect-each`` every reading is.
+and the types whose count grew most since the first reading. With ``--collect`` a last
+reading follows a full collection (SIGUSR2), so what was garbage waiting for the collector
+(counted by type in the JSON) and what is still referenced show apart, then glibc's
+``malloc_trim`` (the RSS before it and its time are in the JSON); with ``--collect-each``
+every reading does. The readings are printed as JSON at the end.
 
     .venv/bin/python bench/socket_churn.py                         # 12,000 cycles
     .venv/bin/python bench/socket_churn.py --cycles 4000 --every 1000 --collect
@@ -53,16 +55,19 @@ def probe_figures(collect: bool) -> dict[str, Any]:
     garbage: collections.Counter[str] = collections.Counter()
     if collect:
         # Keep what the collection finds (DEBUG_SAVEALL) to count it by type, then drop it.
-        gc.unfreeze()
+        # The server's collector thread freezes every second, maybe in between: each
+        # collection comes right after an unfreeze.
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
-            gc.collect()
-            garbage.update(type(o).__qualname__ for o in gc.garbage)
-            gc.garbage.clear()
+            gc.unfreeze()
             gc.collect()
         finally:
             gc.set_debug(0)
-            gc.freeze()
+        garbage.update(type(o).__qualname__ for o in gc.garbage)
+        gc.garbage.clear()
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
     frozen = gc.get_freeze_count()
     gc.unfreeze()  # the frozen objects are listed by get_objects only when unfrozen
     try:
