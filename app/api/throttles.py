@@ -1,5 +1,6 @@
-"""The per-address limit on the expensive reads anyone may make without logging in (match
-listings, event logs, states and replays, standings): ``dependencies=[ANONYMOUS_READS]``."""
+"""Limits the REST routes share: on the expensive reads anyone may make without logging in
+(match listings, event logs, states and replays, standings: ``dependencies=[ANONYMOUS_READS]``),
+and on new tables, a lobby or a practice match (``count_new_table``)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,13 @@ def signed_in(request: Request) -> bool:
 
 
 ANONYMOUS_READS = Depends(limit_anonymous_reads)
+
+
+async def count_new_table(request: Request, account_id: int) -> None:
+    """One new table for ``account_id`` and the client address: ``RAMPART_TABLE_ACCOUNT_LIMIT``
+    and ``RAMPART_TABLE_ADDRESS_LIMIT`` (``rate/limited``, 429 with ``Retry-After``)."""
+    limits: EdgeLimits = request.app.state.limits
+    address = client_address(request.scope.get("client"))
+    await limits.rates.hit_all(
+        (limits.tables_by_account, str(account_id)), (limits.tables_by_address, address)
+    )

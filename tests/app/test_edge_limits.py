@@ -112,6 +112,19 @@ async def test_new_tables_are_limited_per_account_and_per_address(limited: Serve
     await here.close()
 
 
+async def test_practice_matches_count_as_new_tables(limited: Server) -> None:
+    here = From(limited)
+    player = {"authorization": f"Bearer {await here.token()}"}
+
+    async def practice(game: str) -> httpx.Response:
+        return await here.client.post("/api/practice", json={"game": game}, headers=player)
+
+    assert (await practice("no such game")).status_code == 404  # refused before it counts
+    assert [(await practice("ambush")).status_code for _ in range(3)] == [201] * 3
+    refused(await practice("ambush"))
+    await here.close()
+
+
 async def test_open_public_tables_are_capped_per_account(limited: Server) -> None:
     here = From(limited)
     host = await here.token()

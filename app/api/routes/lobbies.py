@@ -12,10 +12,11 @@ from app.api.filters import GameFilter
 from app.api.params import IdPath
 from app.api.responses.lobbies import LobbyOut, StartedOut
 from app.api.schemas import AddBots, CastleName, JoinLobby, NewLobby, Vote
+from app.api.throttles import count_new_table
 from app.db.models import Lobby
 from app.db.repositories import LobbyRepository
 from app.lobby.service import lobby_json, member_ids
-from app.ops.ratelimits import EdgeLimits, TooMany, client_address
+from app.ops.ratelimits import EdgeLimits, TooMany
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -67,8 +68,7 @@ async def create_lobby(
             f"you have {limits.open_tables} open public tables already; start or leave one",
             OPEN_TABLES_RETRY_S,
         )
-    await limits.rates.hit(limits.tables_by_account, str(player.id))
-    await limits.rates.hit(limits.tables_by_address, client_address(request.scope.get("client")))
+    await count_new_table(request, player.id)
     lobby = await lobbies.create(
         db,
         player,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
 from app.api.deps import CurrentPlayer, HubDep, SessionDep
@@ -12,6 +12,7 @@ from app.api.errors import declared
 from app.api.params import GamePath
 from app.api.responses.misc import PracticeScenario, PracticeStarted
 from app.api.schemas import Body
+from app.api.throttles import count_new_table
 from app.practice import SCENARIOS
 from app.practice.service import scenario_for, start_practice
 
@@ -44,13 +45,16 @@ async def get_practice(game: GamePath) -> dict[str, Any]:
     status_code=201,
     response_model=PracticeStarted,
     response_model_exclude_unset=True,
-    responses=declared(400, 401, 404, 422, 503),
+    responses=declared(400, 401, 404, 422, 429, 503),
 )
 async def new_practice(
-    body: NewPractice, player: CurrentPlayer, db: SessionDep, hub: HubDep
+    body: NewPractice, request: Request, player: CurrentPlayer, db: SessionDep, hub: HubDep
 ) -> dict[str, Any]:
     """Start a practice match for the signed-in player (a guest too) against the practice
     bot: casual, unclocked, never on a ladder. Returns ``match_id``, the seat and the steps.
-    Refuses ``auth/required`` and ``practice/unknown_game``."""
+    Refuses ``auth/required`` and ``practice/unknown_game``; a practice match is a new table
+    (``rate/limited``, 429 with ``Retry-After``, as ``POST /api/lobbies``)."""
+    scenario_for(body.game)  # an unknown game is refused before it counts
+    await count_new_table(request, player.id)
     match_id = await start_practice(db, hub, player, body.game)
     return {"match_id": match_id, "seat": 0, **scenario_for(body.game).to_json()}
