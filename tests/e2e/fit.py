@@ -64,6 +64,19 @@ MEASURE = """([scope, pageMayScroll]) => {
         + ` at ${round(r.left)},${round(r.top)} shows ${round(seenW)}x${round(seenH)}`);
     }
   }
+  // A control must take a tap at its middle (nothing drawn over it there), hand cards aside:
+  // they overlap like a fan and show a strip each.
+  for (const el of root.querySelectorAll("button, input, select, a")) {
+    const fanned = el.closest(".hand, .cs-hand, .em-hand");
+    if (!el.getClientRects().length || !own(el) || fanned) continue;
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x > vw || y > vh) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit !== el && !el.contains(hit)) {
+      problems.push(`${name(el)} is covered at its middle by ${name(hit)}`);
+    }
+  }
   return problems;
 }"""
 
