@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Account, AuditRecord
 
+# Every action an audit row records (the admin API's ``action`` filter takes these only).
+AuditAction = Literal[
+    "ban",
+    "unban",
+    "mute",
+    "unmute",
+    "void",
+    "abort",
+    "close_report",
+    "grant_admin",
+    "revoke_admin",
+]
+
 
 def record(
     session: Session,
     admin: Account | None,
-    action: str,
+    action: AuditAction,
     *,
     reason: str = "",
     account_id: int | None = None,

@@ -50,7 +50,7 @@ def set_ban(session: Session, admin: Account, account_id: int, banned: bool, rea
     if banned and account.is_admin:
         raise AppError("admin/target_admin", "revoke the account's admin role first", status=409)
     account.banned = banned
-    action = "ban" if banned else "unban"
+    action: audit.AuditAction = "ban" if banned else "unban"
     audit.record(session, admin, action, reason=reason, account_id=account_id)
 
 
@@ -67,7 +67,7 @@ def set_mute(
     )
     account.muted_until = until
     detail = {"until": until.isoformat() if until else None}
-    action = "unmute" if until is None else "mute"
+    action: audit.AuditAction = "unmute" if until is None else "mute"
     audit.record(session, admin, action, reason=reason, account_id=account_id, detail=detail)
     return until
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.support import Api, Client, Server
+from tests.app.support import Api, Client, Server, app_command
 
 
 async def tally_match(api: Api, server: Server, names: tuple[str, str], **lobby: Any) -> list[Any]:
@@ -108,3 +108,17 @@ async def test_the_filters_list_their_values_in_the_openapi_document(api: Api) -
     tournament = parameters["/api/tournaments", "status"]["anyOf"][0]["enum"]
     assert tournament == ["draft", "registration", "running", "finished"]
     assert "enum" in parameters["/api/ladders", "game"]
+
+
+async def test_the_audit_log_refuses_an_action_it_never_records(
+    api: Api, shared_server: Server
+) -> None:
+    token = await api.guest("audit-admin")
+    name = (await api.get("/api/accounts/me", token)).json()["name"]
+    granted = app_command(shared_server.database_url, "admin", "grant", name)
+    assert granted.returncode == 0, granted.stderr
+    bogus = await api.get("/api/admin/audit", token, action="bogus")
+    assert bogus.status_code == 422, bogus.text
+    assert "'grant_admin'" in bogus.json()["error"]["details"][0]["msg"]
+    grants = (await api.get("/api/admin/audit", token, action="grant_admin")).json()
+    assert any(a["detail"].get("name") == name for a in grants["actions"])

@@ -244,7 +244,7 @@ async def close_report(
 async def audit_log(
     admin: Admin,
     db: SessionDep,
-    action: Annotated[str | None, Query(max_length=32)] = None,
+    action: Annotated[audit.AuditAction | None, Query(description="only this action's")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Offset = 0,
 ) -> dict[str, Any]:
