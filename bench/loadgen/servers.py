@@ -51,6 +51,8 @@ def rampart_running(
         "RAMPART_TABLE_ADDRESS_LIMIT": "",
         "RAMPART_READ_ADDRESS_LIMIT": "",
         "RAMPART_SOCKETS_PER_ADDRESS": "0",
+        # Thousands of sockets open at once: a hello may wait its turn longer than a player's.
+        "RAMPART_HELLO_TIMEOUT_S": "30",
         **(extra_env or {}),
     }
     clean = False
