@@ -44,7 +44,7 @@ import httpx
 
 from bench.loadgen.client import Plan, Run
 from bench.loadgen.flood import FloodProcess, play_long
-from bench.loadgen.probes import cpu_seconds, free_port, percentile
+from bench.loadgen.probes import cpu_seconds, free_port, percentile, runqueue_wait_s
 from bench.loadgen.servers import ROOT, rampart_running, wait_up
 
 # Per-address and per-account limits off (a server without them ignores these): this bench
@@ -81,11 +81,14 @@ async def opened(args: argparse.Namespace, base: str, worker: int) -> Run:
 
 async def measured(run: Run, warmup_s: float, server: int) -> dict[str, Any]:
     """Play the run's matches; its report of a window after ``warmup_s``, with the CPU the
-    ``server`` process used meanwhile (``server_cpu_pct``: of one core, over the whole play)."""
+    ``server`` process used meanwhile (``server_cpu_pct``: of one core, over the whole play)
+    and the time its threads were ready to run but waited for a core (``server_wait_pct``)."""
     now = time.monotonic()
-    cpu = cpu_seconds(server)
+    cpu, waited = cpu_seconds(server), runqueue_wait_s(server)
     report = await run.play(now, now + warmup_s)
-    report["server_cpu_pct"] = round(100 * (cpu_seconds(server) - cpu) / (time.monotonic() - now))
+    took = time.monotonic() - now
+    report["server_cpu_pct"] = round(100 * (cpu_seconds(server) - cpu) / took)
+    report["server_wait_pct"] = round(100 * (runqueue_wait_s(server) - waited) / took)
     await run.close()
     return report
 
@@ -100,6 +103,7 @@ def moves(report: dict[str, Any]) -> dict[str, Any]:
         "max_ms": round(latencies[-1], 2) if latencies else 0.0,
         "errors": {k: v for k, v in report["errors"].items() if v},
         "server_cpu_pct": report["server_cpu_pct"],
+        "server_wait_pct": report["server_wait_pct"],
     }
 
 
@@ -172,7 +176,8 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(
             f"  {tag:5}: live moves p50 {m['p50_ms']} ms, p99 {m['p99_ms']} ms, "
             f"max {m['max_ms']} ms, {m['moves_per_s']} moves/s, server CPU "
-            f"{m['server_cpu_pct']}% of a core, errors {m['errors'] or 'none'}"
+            f"{m['server_cpu_pct']}% of a core (waited for one {m['server_wait_pct']}%), "
+            f"errors {m['errors'] or 'none'}"
         )
     reads = result["reads"]
     lines.append(
