@@ -28,8 +28,10 @@ class DatabaseInUse(Exception):
 
 
 def lock_path(database: Path) -> Path:
-    """The lock file beside ``database``."""
-    return database.with_name(f"{database.name}.lock")
+    """The lock file beside ``database``: beside the file itself, however it is reached (a
+    relative path, a symbolic link), so every process names the same lock."""
+    real = database.resolve()
+    return real.with_name(f"{real.name}.lock")
 
 
 def _open(database: Path) -> int:

@@ -169,6 +169,17 @@ def test_the_lock_is_shared_by_servers_and_exclusive_for_a_restore(tmp_path: Pat
     waiting.shutdown()
 
 
+def test_the_lock_is_the_files_however_it_is_named(tmp_path: Path) -> None:
+    """A server reaching the database through a symbolic link holds the same lock."""
+    database = tmp_path / "r.db"
+    database.write_bytes(b"")
+    (tmp_path / "link.db").symlink_to(database)
+    held = hold_shared(tmp_path / "link.db")
+    with pytest.raises(DatabaseInUse), exclusive(database):
+        pass
+    os.close(held)
+
+
 @pytest.fixture(scope="module")
 def rampart_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated Rampart database with one account."""
