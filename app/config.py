@@ -103,7 +103,7 @@ class Settings(BaseSettings):
     extra_engines: str = ""
     bench_games: bool = False
 
-    # Several processes (DESIGN.md sec. 9): Redis records which process owns each match and
+    # Several processes: Redis records which process owns each match and
     # carries the lobby feed and locks; empty runs one process on its own.
     redis_url: str = ""
     # How the other processes reach this one (``python -m app`` defaults it to its address),

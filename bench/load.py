@@ -22,7 +22,7 @@ in ``loadgen.workers``, ``loop_lag_p99_ms`` the worst worker's). The code is in
 ``bench/loadgen/``.
 
 ``--nodes N`` runs N server processes on one database and a throwaway ``redis-server``
-(DESIGN.md sec. 9); match ``i`` is opened on process ``i % N`` and its seats connect there,
+(``app/cluster``); match ``i`` is opened on process ``i % N`` and its seats connect there,
 to the process that owns it, as a load balancer routing by match would send them; with
 ``--spread`` the seats of a match go round-robin over the processes instead, and those that
 land away from the owner are relayed to it. Server CPU and memory are the sum over the
@@ -83,7 +83,7 @@ def main() -> None:
         "--nodes",
         type=int,
         default=1,
-        help="server processes sharing one database and a throwaway redis-server (DESIGN sec. 9)",
+        help="server processes sharing one database and a throwaway redis-server",
     )
     parser.add_argument(
         "--spread",

@@ -1,5 +1,6 @@
-"""The per-move cost of the seat part of patches: whole views (as before issue 25) against
-diffs (``app.sessions.seat_views``), on the same states of real bot matches, interleaved.
+"""The per-move cost of the seat part of patches: whole views (what a patch carried before
+diffs) against diffs (``app.sessions.seat_views``), on the same states of real bot matches,
+interleaved.
 
 For every change of a bot match (engines.playout, heuristic bots), both ways build what one
 patch broadcast needs for every seat and a spectator: the whole way encodes each audience's

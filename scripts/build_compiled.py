@@ -1,4 +1,4 @@
-"""Compile Rampart's strictly typed hot modules with mypyc into build/compiled/ (issue 25).
+"""Compile Rampart's strictly typed hot modules with mypyc into build/compiled/.
 
 ``make compiled`` runs it, and ``make run`` and ``make test`` run that first. It does nothing
 when the build there already matches every source (and this Python and mypyc), and nothing
@@ -8,7 +8,7 @@ before compiling: ``engines.compiled`` imports the build only while every source
 its hash, so an edited ``.py`` is never shadowed by a stale build.
 
 Compiled: the Ambush!, Castle Rampage and Castles engines and their bots, the bots' shared
-kit and the view diffs (the figures that kept them: bench/PERF.md, "Tenth pass").
+kit and the view diffs (the figures that kept them: bench/PERF.md, "mypyc").
 ``engines/base.py`` stays interpreted (its ``runtime_checkable`` protocol must), as does
 Ember for now.
 

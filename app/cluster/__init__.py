@@ -1,1 +1,1 @@
-"""Several server processes (DESIGN.md sec. 9): match owners, locks, the Redis bus, a ws client."""
+"""Several server processes: match owners, locks, the Redis bus, a ws client."""

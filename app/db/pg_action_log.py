@@ -1,12 +1,13 @@
 """The action log's PostgreSQL writes: one dedicated asyncpg connection, one prepared insert.
 
 Through SQLAlchemy each commit cost the app about 0.9 ms of CPU (a pool checkout with its
-pre-ping, the statement's compile and type processing, ``BEGIN`` and ``COMMIT``: bench/PERF.md,
-eleventh pass). Here the statement is fixed and the connection held for the writer's life: a
-batch is one ``executemany`` of a prepared insert, which asyncpg sends as one pipeline ended by
-a single Sync, so one round trip and one implicit transaction (all the batch's rows or none).
-It cost the app less CPU than one ``INSERT ... SELECT FROM unnest(...)`` of ten arrays at every
-batch size measured (bench/PERF.md, "The PostgreSQL action log on a connection of its own").
+pre-ping, the statement's compile and type processing, ``BEGIN`` and ``COMMIT``, as
+bench/PERF.md measured). Here the statement is fixed and the connection held for the writer's
+life: a batch is one ``executemany`` of a prepared insert, which asyncpg sends as one pipeline
+ended by a single Sync, so one round trip and one implicit transaction (all the batch's rows or
+none). It cost the app less CPU than one ``INSERT ... SELECT FROM unnest(...)`` of ten arrays
+at every batch size measured (bench/PERF.md, "The PostgreSQL action log on a connection of its
+own").
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""Moderation (issue 23): admins, bans, mutes, voided and aborted matches, reports, audit."""
+"""Moderation: admins, bans, mutes, voided and aborted matches, reports, audit."""

@@ -1,1 +1,1 @@
-"""Grab races (DESIGN.md sec. 5): the arbiter, its claims, link measurement, suspicion flags."""
+"""Grab races: the arbiter, its claims, link measurement, suspicion flags."""

@@ -1,4 +1,4 @@
-"""The grab-race arbiter (DESIGN.md sec. 5): arbitrated times, settlement windows, tie-breaks.
+"""The grab-race arbiter: arbitrated times, settlement windows, tie-breaks.
 
 A pure state machine: no clock, no I/O. The session feeds it grabs with their arrival times
 (``submit``) and asks what is due (``due_at``, ``decide``); every time is a server millisecond
@@ -214,7 +214,7 @@ class Arbiter:
     # ----- suspicion -----------------------------------------------------------------------
 
     def flags(self) -> dict[str, Any]:
-        """DESIGN.md sec. 5 step 8, for the match record."""
+        """The per-seat suspicion flags of this match's races, for the match record."""
         return suspicion_flags(self.stats)
 
     # ----- internals -----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Link measurement of one connection on the server's own clock: pings, ``rtt_min``, jitter.
 
 Pure bookkeeping: the caller passes every time (server milliseconds), so the numbers replay
-and test without a clock. DESIGN.md sec. 5 step 1: ``rtt_min`` is the minimum of the last 16
+and test without a clock. ``rtt_min`` is the minimum of the last 16
 round trips, ``jitter`` the 90th percentile minus the minimum of the last 32. A client can
 only make itself look slower: answering a ping late raises its round trip, never lowers it.
 """
@@ -20,7 +20,7 @@ OUTSTANDING = 32
 # so the estimate is fresh when it matters.
 IDLE_PING_MS = 1000
 RACE_PING_MS = 250
-# DESIGN.md sec. 5 step 4: rtt_cap = min(300, rtt_min + max(20, 3 * jitter)).
+# A player's tolerance: rtt_cap = min(300, rtt_min + max(20, 3 * jitter)).
 MAX_CAP_MS = 300.0
 MIN_TOLERANCE_MS = 20.0
 JITTER_FACTOR = 3.0

@@ -1,4 +1,4 @@
-"""Suspicion flags of a match's grab races (DESIGN.md sec. 5 step 8), kept per seat."""
+"""Suspicion flags of a match's grab races, kept per seat."""
 
 from __future__ import annotations
 

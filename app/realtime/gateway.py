@@ -57,7 +57,7 @@ async def match_socket(websocket: WebSocket, match_id: int) -> None:
 
 
 async def serve_match(websocket: WebSocket, match_id: int) -> None:
-    """The match protocol of DESIGN.md sec. 4; every refusal is an ``error`` with a code and
+    """The match protocol (``app/protocol/match.py``); every refusal is an ``error`` with a code and
     the connection stays open (except a match that does not exist: 4404 after the error)."""
     settings: Settings = websocket.app.state.settings
     hub: Hub = websocket.app.state.hub

@@ -41,7 +41,7 @@ class Peer:
 
     The writer stamps, on ``clock`` (the match's clock once attached), when each numbered
     broadcast and each ping actually leaves: ``sends`` and ``meter`` are the arbiter's
-    ``S_ref`` and link measurement (DESIGN.md sec. 5 steps 1-2).
+    ``S_ref`` (when a broadcast left) and its link measurement (``app/races/links.py``).
 
     Served by uvicorn with ``FrameProtocol`` (``python -m app``), messages queued during one
     turn of the event loop leave together in one write, right after that turn
@@ -200,7 +200,7 @@ class Peer:
                 self.meter.sent(nonce, left_at)
 
     def ping_period_ms(self) -> float | None:
-        """The ping cadence (DESIGN.md sec. 5 step 1): every 250 ms while a race is possible,
+        """The ping cadence of link measurement: every 250 ms while a race is possible,
         every second otherwise (capped by ``ping_interval_s``); a match without grab races
         needs no link measurement, only a keep-alive every ``KEEPALIVE_S``. None once closing."""
         if self._closing is not None:

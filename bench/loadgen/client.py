@@ -72,8 +72,8 @@ class Plan:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
-    # Grabs apart: their answer waits, by design, for the arbiter's hold (DESIGN.md sec. 5
-    # step 5: up to the largest ``rtt_cap`` of the players who could still claim the cell).
+    # Grabs apart: their answer waits, by design, for the arbiter's hold (up to
+    # the largest ``rtt_cap`` of the players who could still claim the cell).
     grab_latencies: list[float] = field(default_factory=list)
     acked_in_window: int = 0
     sent_in_window: int = 0

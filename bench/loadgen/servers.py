@@ -77,7 +77,7 @@ def cluster_running(
     ports: list[int], database_url: str | None, root: Path = ROOT
 ) -> Iterator[tuple[list[subprocess.Popen[bytes]], str]]:
     """One server process per port, all on one database (default: one fresh SQLite file)
-    and one throwaway ``redis-server`` (DESIGN.md sec. 9), for the ``with`` block; yields the
+    and one throwaway ``redis-server`` (``app/cluster``), for the ``with`` block; yields the
     processes and the Redis URL."""
     workdir = Path(tempfile.mkdtemp(prefix="rampart-cluster-"))
     database_url = database_url or f"sqlite+aiosqlite:///{workdir}/rampart.db"

@@ -1,4 +1,4 @@
-"""CastlesEngine: the Castles deck under the engine contract (DESIGN.md section 3)."""
+"""CastlesEngine: the Castles deck under the engine contract (``engines/base.py``)."""
 
 from __future__ import annotations
 

@@ -245,7 +245,7 @@ def end_game(state: EmberState, reason: str, events: list[Event]) -> None:
 def outcome(state: EmberState) -> Outcome | None:
     """Placings by stones (ties share a place), resigned seats last (latest resigner first).
 
-    Damage (DESIGN.md): the stone gap to the winner over the winner's stones, 0 for a winner.
+    Damage: the stone gap to the winner over the winner's stones, 0 for a winner.
     """
     if state.phase != "over":
         return None

@@ -9,9 +9,9 @@ from engines.rampage.state import OVER, RampageState
 def outcome_of(state: RampageState) -> Outcome | None:
     """None while the match runs.
 
-    ``damage`` (DESIGN.md sec. 3): structure cards lost / cards ever placed in that seat's
-    Gate and Castle. ``destroyed`` marks the seat whose Castle fell (the loser of a
-    both-Castles fall counts as destroyed too: its own play brought its Castle down). An
+    ``damage`` (in 0..1, as the engine contract asks): structure cards lost / cards ever
+    placed in that seat's Gate and Castle. ``destroyed`` marks the seat whose Castle fell (the
+    loser of a both-Castles fall counts as destroyed too: its own play brought its Castle down). An
     exhausted siege (house rule) is won on Castle size, or drawn: one placing for both.
     """
     if state.phase != OVER:
