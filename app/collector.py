@@ -3,10 +3,10 @@
 CPython's collector scans every object of a generation it collects, with the event loop
 stopped. A loaded server holds hundreds of thousands of long-lived objects (each websocket
 connection keeps its coroutines, frames and buffers), and with the default policy they sit in
-the young generations until a collection promotes them: measured under the tally workload at
-M = 1000, one such collection scanned about 700,000 objects and stopped the loop for over half
-a second, and ordinary young collections of 50,000 survivors took 15-55 ms each. Whether one of
-them fell inside a benchmark's window decided its p99.
+the young generations until a collection promotes them: one such collection can stop the loop
+for over half a second, and every young collection rescans tens of thousands of survivors.
+Whether one of them fell inside a benchmark's window decided its p99 (the figures are in
+bench/PERF.md, "The collector's stalls" and "The collector policy's figures").
 
 This policy keeps scans short:
 
@@ -21,25 +21,21 @@ This policy keeps scans short:
   cost is amortised over the objects that caused it; a doubling rule makes the stalls rarer,
   and a steady server (matches and connections coming and going at a constant level) only
   reaches it through the garbage it leaves in cycles.
-* The heap is measured by the allocator's count of blocks in use
-  (``sys.getallocatedblocks``: about 0.3 ms at three million blocks, every tick). It goes
-  down when frozen objects are freed, which no count of frozen objects kept cheaply does:
-  ``gc.get_freeze_count`` walks the whole frozen list, measured at 130 ms for 1.1 million
-  objects in a loaded server, and a running sum of what each tick froze only ever grows, so
-  a busy server's churn alone made full collections due.
+* The heap is measured by the allocator's count of blocks in use (``sys.getallocatedblocks``,
+  cheap enough for every tick). It goes down when frozen objects are freed, which no count of
+  frozen objects kept cheaply does: ``gc.get_freeze_count`` walks the whole frozen list (a
+  stall of its own in a loaded server), and a running sum of what each tick froze only ever
+  grows, so a busy server's churn alone made full collections due.
 * A full collection that freed less than ``worthwhile`` of the heap doubles the growth the
   next one waits for, up to ``max_growth``; one that freed more puts it back to ``growth``.
   A server that is filling up (thousands of sockets joining) grows its heap without making
-  garbage: measured on the peer workload (M = 1000), every full collection during set-up
-  freed 0 objects, and the last ones stopped the loop for 350 and 690 ms, one of them in the
-  benchmark's window in some runs. Cyclic garbage still cannot pile up beyond ``max_growth``
-  times the live heap before it is collected.
+  garbage: its full collections during set-up free nothing and grow longer with the heap.
+  Cyclic garbage still cannot pile up beyond ``max_growth`` times the live heap before it is
+  collected.
 * After a full collection that freed a worthwhile share of the heap, the C allocator is asked
   to give free memory back to the system (glibc's ``malloc_trim``; skipped where there is
-  none). Freed memory otherwise stays in the process: measured with 250,000 objects of
-  cyclic garbage (4,000 websocket connect/close cycles, when a closed socket still left its
-  objects in cycles), a full collection took RSS from 225 to 215 MB only, and the trim to
-  178 MB, in 14 ms (``bench/socket_churn.py --collect``).
+  none). Freed memory otherwise stays in the process, and a full collection alone hardly
+  lowers the RSS (``bench/socket_churn.py --collect`` shows both).
 """
 
 from __future__ import annotations
