@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from app.api.responses.common import Out, RatingOut
+from app.moderation.audit import AuditAction
 
 WHEN = "ISO 8601 (UTC)"
 
@@ -32,7 +35,7 @@ class ReportOut(Out):
     seat: int | None = Field(description="the seat reported (null: none)")
     chat_text: str | None = Field(description="the chat line reported (null: none)")
     reason: str = Field(description="the reporter's words")
-    status: str = Field(description="`open` or `closed`")
+    status: Literal["open", "closed"] = Field(description="`open` or `closed`")
     created_at: str = Field(description="when it was made, " + WHEN)
     closed_by: int | None = Field(description="the admin who closed it (null: open)")
     closed_at: str | None = Field(description="when it was closed, " + WHEN + " (null: open)")
@@ -51,7 +54,7 @@ class RatingEventOut(Out):
 
     ladder_id: int = Field(description="the ladder")
     entry_id: int = Field(description="the ladder entry")
-    system: str = Field(description="`glicko2` or `openskill`")
+    system: Literal["glicko2", "openskill"] = Field(description="`glicko2` or `openskill`")
     points_before: int = Field(description="ledger points before")
     points_change: int = Field(description="ledger points gained (negative: lost)")
     rating_before: RatingOut = Field(description="the skill rating before")
@@ -80,7 +83,7 @@ class VoidedOut(Out):
     """A voided match."""
 
     match_id: int = Field(description="the match")
-    status: str = Field(description="always `voided`")
+    status: Literal["voided"] = Field(description="always `voided`")
     reversed: VoidOut = Field(description="what the void reversed")
 
 
@@ -88,7 +91,7 @@ class AbortedOut(Out):
     """An aborted match."""
 
     match_id: int = Field(description="the match")
-    status: str = Field(
+    status: Literal["aborted", "forwarded"] = Field(
         description="`aborted` (here) or `forwarded` (the process serving it aborts it)"
     )
 
@@ -105,7 +108,9 @@ class AuditDetail(Out):
     until: str | None = Field(
         default=None, description="mute and unmute: muted until, " + WHEN + " (null: unmuted)"
     )
-    outcome: str | None = Field(default=None, description="abort: `aborted` or `forwarded`")
+    outcome: Literal["aborted", "forwarded"] | None = Field(
+        default=None, description="abort: `aborted` or `forwarded`"
+    )
     name: str | None = Field(
         default=None, description="grant_admin and revoke_admin: the account's name"
     )
@@ -117,10 +122,7 @@ class AuditOut(Out):
     id: int = Field(description="the record id")
     admin_id: int | None = Field(description="the admin's account (null: the command line)")
     actor: str = Field(description="the admin's name, or `cli` (the command line)")
-    action: str = Field(
-        description="`ban`, `unban`, `mute`, `unmute`, `void`, `abort`, `grant_admin`, "
-        "`revoke_admin`, `close_report`, ..."
-    )
+    action: AuditAction = Field(description="what the admin did")
     account_id: int | None = Field(description="the account acted on (null: none)")
     match_id: int | None = Field(description="the match acted on (null: none)")
     report_id: int | None = Field(description="the report acted on (null: none)")

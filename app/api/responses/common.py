@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
@@ -40,7 +40,7 @@ class TimeControlOut(Out):
     match_ms: int | None = Field(
         default=None, description="each seat's bank for the whole match, in ms; absent: none"
     )
-    on_timeout: str | None = Field(
+    on_timeout: Literal["pass", "forfeit"] | None = Field(
         default=None, description="what a seat out of time does: `pass` (auto-played) or `forfeit`"
     )
     grace_ms: int | None = Field(
@@ -87,7 +87,9 @@ class ResultOut(OutcomeOut):
 class RatingOut(Out):
     """One skill rating (``app.scoring.ratings``)."""
 
-    system: str = Field(description="`glicko2` (duels) or `openskill` (3 or more castles)")
+    system: Literal["glicko2", "openskill"] = Field(
+        description="`glicko2` (duels) or `openskill` (3 or more castles)"
+    )
     mu: float = Field(description="the rating (Glicko-2 r, or OpenSkill mu)")
     sigma: float = Field(description="its uncertainty (Glicko-2 RD, or OpenSkill sigma)")
     volatility: float = Field(description="Glicko-2's volatility (0 for OpenSkill)")

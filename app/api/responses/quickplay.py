@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from app.api.responses.common import Out
@@ -11,7 +13,9 @@ class TicketOut(Out):
     """A quick play ticket, as its owner sees it."""
 
     ticket: str = Field(description="the ticket id (read it at `GET /api/queue/{ticket}`)")
-    status: str = Field(description="`waiting`, `matched` or `cancelled`")
+    status: Literal["waiting", "matched", "cancelled"] = Field(
+        description="`waiting`, `matched` or `cancelled`"
+    )
     match_id: int | None = Field(description="the match once `matched`, else null")
     game: str = Field(description="the game id")
     seats: int = Field(description="the table size asked for")
@@ -23,7 +27,9 @@ class TicketOut(Out):
 class RematchOut(Out):
     """A rematch offer of a finished match."""
 
-    type: str = Field(description="always `rematch` (the same body as the socket message)")
+    type: Literal["rematch"] = Field(
+        description="always `rematch` (the same body as the socket message)"
+    )
     match_id: int = Field(description="the finished match")
     accepted: list[int] = Field(description="seats that offered or accepted")
     waiting: list[int] = Field(description="human seats still to accept")

@@ -98,7 +98,10 @@ class AmbushView(Out):
     """What an Ambush! seat (or a spectator) may know."""
 
     game: Literal["ambush"] = Field(description="the game: `ambush`")
-    phase: str = Field(description="`turn`, `placing`, `ambush` (a race), `returning` or `over`")
+    phase: Literal["turn", "placing", "ambush", "returning", "over"] = Field(
+        description="`turn`, `placing` (an Elven Archer's cards), `ambush` (a race), "
+        "`returning` (cards over the hand limit) or `over`"
+    )
     seats: int = Field(description="the number of seats")
     to_act: list[int] = Field(description="seats that may act now (any living seat may call)")
     awaiting: list[int] = Field(description="seats whose clock runs (the game waits for them)")
@@ -106,7 +109,7 @@ class AmbushView(Out):
     options: AmbushRules = Field(description="the rules in force")
     turn: int = Field(description="the seat whose turn it is")
     turn_number: int = Field(description="turns played, from 1")
-    step: str = Field(description="the turn's step: `expose` or `play`")
+    step: Literal["expose", "play"] = Field(description="the turn's step: `expose` or `play`")
     deck_count: int = Field(description="cards left in the central deck")
     castles: list[AmbushCastle] = Field(description="every castle, by seat")
     battlefield: list[AmbushCell] = Field(description="the face-down cards, in grid order")

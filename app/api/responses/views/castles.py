@@ -36,8 +36,10 @@ class CastlesZone(Out):
 
     zone: int = Field(description="the zone, 0 to 5")
     side: int = Field(description="the side it belongs to: 0 or 1")
-    role: str = Field(description="`castle`, `middle` or `front`")
-    terrain: str = Field(description="`plains`, `hills`, `high_hills`, `lake`, `forest` or `marsh`")
+    role: Literal["castle", "middle", "front"] = Field(description="`castle`, `middle` or `front`")
+    terrain: Literal["plains", "hills", "high_hills", "lake", "forest", "marsh"] = Field(
+        description="the zone's terrain"
+    )
 
 
 class CastlesWindow(Out):
@@ -55,7 +57,9 @@ class CastlesView(Out):
     """What a Castles seat (or a spectator) may know: the board is open, hands are not."""
 
     game: Literal["castles"] = Field(description="the game: `castles`")
-    phase: str = Field(description="`turn`, `response` (a response window) or `over`")
+    phase: Literal["turn", "response", "over"] = Field(
+        description="`turn`, `response` (a response window) or `over`"
+    )
     seats: int = Field(description="the number of seats: 2, or 4 (two teams of two)")
     to_act: list[int] = Field(description="seats that may act now")
     outcome: OutcomeOut | None = Field(description="the result once over, else null")

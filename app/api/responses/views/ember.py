@@ -57,7 +57,7 @@ class EmberPlayer(Out):
 class EmberStackItem(Out):
     """The played card or a response answering it."""
 
-    role: str = Field(description="`card` (the card played) or `response`")
+    role: Literal["card", "response"] = Field(description="`card` (the card played) or `response`")
     seat: int = Field(description="the seat that played it")
     uid: int = Field(description=UID)
     card: str | None = Field(
@@ -88,8 +88,8 @@ class EmberView(Out):
     """What an Ember seat (or a spectator) may know."""
 
     game: Literal["ember"] = Field(description="the game: `ember`")
-    phase: str = Field(
-        description="`hero`, `mode`, `play`, `respond`, `arcane`, `discard`, `turn_over` or `over`"
+    phase: Literal["hero", "mode", "play", "respond", "arcane", "discard", "turn_over", "over"] = (
+        Field(description="the phase of the turn (`hero`: heroes are being chosen)")
     )
     seats: int = Field(description="the number of seats")
     to_act: list[int] = Field(description="seats that may act now")

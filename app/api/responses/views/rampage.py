@@ -27,7 +27,7 @@ class RampageView(Out):
     """What a Castle Rampage seat (or a spectator) may know."""
 
     game: Literal["rampage"] = Field(description="the game: `rampage`")
-    phase: str = Field(description="`setup`, `play` or `over`")
+    phase: Literal["setup", "play", "over"] = Field(description="`setup`, `play` or `over`")
     seats: int = Field(description="the number of seats (2)")
     to_act: list[int] = Field(description="seats that may act now")
     outcome: OutcomeOut | None = Field(description="the result once over, else null")
