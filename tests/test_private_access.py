@@ -1,4 +1,4 @@
-"""No module of app/ or engines/ reaches into another object's private parts (issue 24).
+"""No module of app/ or engines/ reaches into another object's private parts.
 
 A name with one leading underscore is private to its class or module: ``self._x`` and
 ``cls._x`` are fine, ``super()._x()`` too; ``other._x`` is not, and neither is importing a

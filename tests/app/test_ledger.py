@@ -1,4 +1,4 @@
-"""The 1500-point ledger (DESIGN.md sec. 7): duels, resignations, 3-4 seats, draws, forfeits."""
+"""The 1500-point ledger: duels, resignations, 3-4 seats, draws, forfeits."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ def test_castles_replay_draws_every_version(browser: Any, server_url: str, artif
         [host["token"], json.dumps(host["account"])],
     )
 
-    # The page opens a finished match at its start (issue 21), drawn by the Castles renderer;
+    # The page opens a finished match at its start, drawn by the Castles renderer;
     # the last button jumps to the end.
     page.goto(f"{server_url}/matches/{match_id}")
     page.wait_for_selector(".replay-table[data-game='castles']", timeout=TIMEOUT)

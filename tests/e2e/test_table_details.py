@@ -1,4 +1,4 @@
-"""The smaller things of issue 21 a browser shows: form errors in the server's words, a
+"""Smaller things a browser shows: form errors in the server's words, a
 not-found page, the lobby for visitors and full tables, the start vote, casual results without
 ledger changes, game titles, replays from the start, the flash beside the instruction, a
 destroyed castle's player without race controls, and Ember's result in its own words."""

@@ -1,4 +1,4 @@
-"""The engine contract (DESIGN.md sec. 3) checked for every registered engine alike."""
+"""The engine contract (``engines/base.py``) checked for every registered engine alike."""
 
 from __future__ import annotations
 

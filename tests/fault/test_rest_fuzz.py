@@ -1,4 +1,4 @@
-"""The REST schema fuzz (issue 20) at CI size: schemathesis against ``/openapi.json`` of a real
+"""The REST schema fuzz at CI size: schemathesis against ``/openapi.json`` of a real
 server, logged in, over seeded tables, matches, tournaments and ladders (``bench/fuzz_rest.py``,
 which runs it at full size): no 5xx, no undeclared status, no body off its schema, no
 schema-valid request refused ``request/invalid`` and no schema-invalid one taken, ``OPTIONS``

@@ -1,4 +1,4 @@
-"""The grab-race arbiter on scripted timelines (DESIGN.md sec. 5, steps 4-8)."""
+"""The grab-race arbiter on scripted timelines: holds, windows, tie-breaks, flags."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Link measurement (DESIGN.md sec. 5 step 1) on scripted ping/pong times."""
+"""Link measurement (rtt_min, jitter) on scripted ping/pong times."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A real contested grab over websockets: two clients behind different delays (DESIGN.md sec. 5).
+"""A real contested grab over websockets: two clients behind different delays.
 
 Seat 0 sits behind a 10 ms link and reacts in 300 ms; seat 1 behind a ~200 ms link reacts in
 150 ms. Seat 0's grab reaches the server first, yet seat 1 reacted first and wins the card.

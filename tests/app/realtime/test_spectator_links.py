@@ -1,5 +1,5 @@
-"""Spectators of an Ambush! match are not pinged at race cadence: only players race (DESIGN.md
-sec. 5 step 1 measures the links of those who may grab)."""
+"""Spectators of an Ambush! match are not pinged at race cadence: only players race (link
+measurement is for those who may grab)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The ledger against every sentence of the Castles deck rulebook's Scoring section
-(../shared/rules/castles-deck.md) and DESIGN.md sec. 7, one test per clause.
+and the server's scoring rule, one test per clause.
 
 "damage done to a castle" in points is ``d(s) = round(50 * damage(s))``; in the Castles deck
 ``damage = HP lost / 50``, so d is exactly the hit points the castle lost.
@@ -122,7 +122,7 @@ def test_an_attacker_must_still_defend_its_castle(winner_lost: int, by_destructi
 
 
 def test_every_duel_is_zero_sum() -> None:
-    """The ledger moves points between players; it never creates them (DESIGN.md sec. 7)."""
+    """The ledger moves points between players; it never creates them."""
     for winner_lost in range(0, 50, 7):
         for loser_lost in range(0, 50, 7):
             for destroyed in (True, False):
@@ -133,14 +133,14 @@ def test_every_duel_is_zero_sum() -> None:
 
 
 def test_forfeit_by_time_or_abandonment_counts_as_a_destroyed_castle() -> None:
-    """DESIGN.md sec. 7: 'Forfeit by time or abandonment counts as a destroyed castle', even
+    """The scoring rule: 'Forfeit by time or abandonment counts as a destroyed castle', even
     when the forfeiting castle was barely scratched."""
     result = duel(5, 3, destroyed=False, resigned=True)
     assert settle(result, forfeited={1}) == {0: 95, 1: -95}
 
 
 def test_draws_exchange_nothing_whatever_the_damage() -> None:
-    """DESIGN.md sec. 7: 'draws exchange nothing'."""
+    """The scoring rule: 'draws exchange nothing'."""
     result = Outcome(
         [[0, 1]], {0: SeatResult(False, False, 0.9), 1: SeatResult(False, False, 0.1)}, "draw"
     )
@@ -169,7 +169,7 @@ def exact_multi_seat(
 def test_three_and_four_seats_settle_every_pair_as_a_duel_divided_by_n_minus_1(
     seats: int,
 ) -> None:
-    """DESIGN.md sec. 7: 'every pair (higher h, lower l) is settled as a duel between them
+    """The scoring rule: 'every pair (higher h, lower l) is settled as a duel between them
     and the amounts are divided by n-1 (rounded so the match stays zero-sum)'."""
     damages = [0.1, 0.46, 0.72, 0.3][:seats]
     for order in permutations(range(seats)):

@@ -1,7 +1,7 @@
-"""Rule tests for the readings fixed in issue 21: nothing resolves once the game is decided,
+"""Rule tests for two readings of the rulebook: nothing resolves once the game is decided,
 and exhaustion waits for a whole round with the central deck empty.
 
-Each test quotes the rulebook or the card spec (``shared/cards/ambush.md``); the property
+Each test quotes the rulebook or the card spec; the property
 tests play seeded games and check the rule on every change.
 """
 

@@ -1,4 +1,4 @@
-"""Rule tests: one per clause of shared/rules/castles-deck.md and per house rule of the list."""
+"""Rule tests: one per clause of the Castles deck rulebook and per house rule of the list."""
 
 from __future__ import annotations
 

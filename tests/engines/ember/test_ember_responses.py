@@ -103,7 +103,7 @@ def test_effects_of_a_removed_card_still_occur() -> None:
 
 
 def test_the_window_is_the_same_whether_or_not_a_response_card_is_held() -> None:
-    """House rule (issue 8): a response window reveals nothing about the hand."""
+    """House rule: a response window reveals nothing about the hand."""
     with_martyr, _ = assassin_attack(["martyr"])
     without, _ = assassin_attack(["ember_shard"])
     for seat in (0, None):

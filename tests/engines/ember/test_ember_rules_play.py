@@ -205,7 +205,7 @@ def test_scoring_counts_only_stones_in_the_collection_pile() -> None:
 
 
 def test_damage_is_the_stone_gap_to_the_winner_over_the_winners_stones() -> None:
-    """DESIGN.md sec. 3: Ember damage = the stone gap to the winner / the winner's stones."""
+    """Ember damage = the stone gap to the winner / the winner's stones."""
     state = game(seats=3)
     for seat, cards in ((0, ["ember_cluster"] * 2), (1, ["ember_shard"] * 2), (2, [])):
         for card in cards:
@@ -218,7 +218,7 @@ def test_damage_is_the_stone_gap_to_the_winner_over_the_winners_stones() -> None
 
 
 def test_options_are_validated() -> None:
-    """DESIGN.md sec. 3: setup refuses bad options with stable codes; Ember has one deck per
+    """The engine contract: setup refuses bad options with stable codes; Ember has one deck per
     seat, so a shared ``deck`` is refused."""
     engine = EmberEngine()
     for options, code in (

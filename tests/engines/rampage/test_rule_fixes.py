@@ -1,4 +1,4 @@
-"""Rule tests for the readings fixed in issue 21: one Veteran a turn, the first Castle to fall.
+"""Rule tests for two readings of the rulebook: one Veteran a turn, the first Castle to fall.
 
 Each test quotes the rulebook clause it reads; the property test plays seeded heuristic games
 and checks both rules on every change, the check that would have caught the old behaviour.
