@@ -214,6 +214,22 @@ def test_quick_play_waiting_panel_is_in_view(browser: Any, server_url: str) -> N
             ctx.close()
 
 
+@pytest.mark.parametrize("game", ["ambush", "rampage", "castles", "ember"])
+def test_practice_tables_fit_with_the_coach(browser: Any, server_url: str, game: str) -> None:
+    """A practice round: the coach's strip on top of the table, and still one screen."""
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        page.goto(server_url + "/")
+        steps.sign_in_as_guest(page, "Learner", TIMEOUT)
+        page.goto(f"{server_url}/practice/{game}")
+        page.wait_for_selector("#coach .coach-hint", timeout=TIMEOUT)
+        page.wait_for_selector(".board-wrap > *", timeout=TIMEOUT)
+        check_both_sizes(page, f"the {game} practice table", "main")
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("game", ["ambush", "castles", "ember"])
 def test_four_seat_tables_fit(browser: Any, server_url: str, game: str) -> None:
     """A table of four (the player and three easy bots) at rest, with every opponent shown."""
