@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from app.api.responses.common import Out, RatingOut
@@ -13,7 +15,9 @@ class LadderOut(Out):
     id: int = Field(description="the ladder id")
     game: str = Field(description="the game id")
     name: str = Field(description="its name")
-    kind: str = Field(description="`game` (every rated match of the game) or `custom`")
+    kind: Literal["game", "custom"] = Field(
+        description="`game` (every rated match of the game) or `custom`"
+    )
     organiser_id: int | None = Field(description="a custom ladder's organiser (null: a game's)")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from app.api.responses.common import GameOptions, Out, TimeControlOut
@@ -37,7 +39,9 @@ class LobbyOut(Out):
     rated: bool = Field(description="the match will be rated")
     hot_seat: bool = Field(description="one player may hold several seats on one device")
     time_control: TimeControlOut = Field(description="the table's clocks")
-    status: str = Field(description="`open`, `started` or `closed` (everyone left)")
+    status: Literal["open", "started", "closed"] = Field(
+        description="`open`, `started` or `closed` (everyone left)"
+    )
     host_id: int = Field(description="the host's account")
     members: list[LobbyMember] = Field(description="every seat, in seat order")
     match_id: int | None = Field(description="the match once started, else null")

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
+from app.api.filters import MatchStatus
 from app.api.responses.common import GameOptions, Out, ResultOut, TimeControlOut
 from app.api.responses.views import GameView
 
@@ -54,7 +55,7 @@ class MatchOut(Out):
 
     id: int = Field(description="the match id")
     game: str = Field(description="the game id")
-    status: str = Field(
+    status: MatchStatus = Field(
         description="`running`, `finished`, `aborted` (ended without a result) or `voided`"
     )
     rated: bool = Field(description="true: the match moves ladders and the ledger")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
+from app.api.filters import MatchStatus
 from app.api.responses.common import Out, RatingOut
 from app.api.responses.ladders import LadderEntryOut, LadderOut
 from app.api.responses.matches import MatchSeatOut
@@ -15,7 +18,7 @@ class RecentMatch(Out):
 
     id: int = Field(description="the match id")
     game: str = Field(description="the game id")
-    status: str = Field(description="`running`, `finished`, `aborted` or `voided`")
+    status: MatchStatus = Field(description="`running`, `finished`, `aborted` or `voided`")
     rated: bool = Field(description="the match was rated")
     started_at: str = Field(description="when it started, ISO 8601 (UTC)")
     seat: int | None = Field(description="the player's seat")
@@ -38,7 +41,9 @@ class ProfileLadder(LadderEntryOut):
 class ProfileTournament(TournamentOut):
     """A tournament the player entered."""
 
-    entry_status: str = Field(description="the player's entry: `active` or `withdrawn`")
+    entry_status: Literal["active", "withdrawn"] = Field(
+        description="the player's entry: `active` or `withdrawn`"
+    )
 
 
 class ProfileOut(Out):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
+from app.api.filters import TournamentStatus
 from app.api.responses.common import GameOptions, Out, TimeControlOut
 
 WHEN = "ISO 8601 (UTC); null: not yet"
@@ -15,7 +18,9 @@ class TournamentOut(Out):
     id: int = Field(description="the tournament id")
     name: str | None = Field(description="its name")
     game: str = Field(description="the game id")
-    format: str = Field(description="`round_robin`, `swiss` or `single_elimination`")
+    format: Literal["round_robin", "swiss", "single_elimination"] = Field(
+        description="`round_robin`, `swiss` or `single_elimination`"
+    )
     table_size: int = Field(description="seats per table, 2 to 4")
     rounds: int | None = Field(description="rounds planned (null: decided at the start)")
     late_join_until: int | None = Field(
@@ -25,7 +30,7 @@ class TournamentOut(Out):
     time_control: TimeControlOut = Field(description="every table's clocks")
     options: GameOptions = Field(description="every table's game options (the game's own keys)")
     rated: bool = Field(description="its matches are rated (move ladders)")
-    status: str = Field(description="`draft`, `registration`, `running` or `finished`")
+    status: TournamentStatus = Field(description="`draft`, `registration`, `running` or `finished`")
     organiser_id: int = Field(description="the organiser's account")
     current_round: int = Field(description="the round being played (0: not started)")
     players: int | None = Field(description="entries, withdrawn ones included")
@@ -43,7 +48,7 @@ class EntryOut(Out):
     name: str = Field(description="the name shown")
     seed: int | None = Field(description="its seed from 1 (null: before the start)")
     joined_round: int | None = Field(description="the round it joined in (null: from the start)")
-    status: str = Field(description="`active` or `withdrawn`")
+    status: Literal["active", "withdrawn"] = Field(description="`active` or `withdrawn`")
     withdrawn_round: int | None = Field(description="the round it withdrew in, else null")
 
 
@@ -60,7 +65,7 @@ class TableOut(Out):
     entries: list[int] = Field(description="its entries, in seat order")
     names: list[str] = Field(description="their names, in seat order")
     match_id: int | None = Field(description="its match (null: not opened yet)")
-    status: str = Field(description="`playing` or `finished`")
+    status: Literal["playing", "finished"] = Field(description="`playing` or `finished`")
     placings: list[list[int]] | None = Field(
         description="entries from first to last once finished (ties share a list)"
     )
@@ -74,7 +79,7 @@ class RoundOut(Out):
     """One round."""
 
     number: int = Field(description="the round, from 1")
-    status: str = Field(description="`running` or `finished`")
+    status: Literal["running", "finished"] = Field(description="`running` or `finished`")
     byes: list[int] = Field(description="entries sitting this round out")
     bye_names: list[str | None] = Field(description="their names")
     pairings: list[TableOut] = Field(description="the round's tables")
