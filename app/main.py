@@ -27,6 +27,7 @@ from app.api.routes import (
     queue,
     reports,
     tournaments,
+    turns,
 )
 from app.cluster.locks import Locks
 from app.config import Settings, get_settings
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.tournaments = tournament_service
         hub.finish_listeners.append(ladder_service.on_match_finished)
         hub.finish_listeners.append(tournament_service.on_match_finished)
+        hub.turn_listeners.append(feed.your_turn)
         await hub.start()
         await ladder_service.catch_up()
         await tournament_service.resume()
@@ -170,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware)
     routers = (
         accounts.router,
+        turns.router,
         games.router,
         lobbies.router,
         matches.router,

@@ -61,6 +61,15 @@ class LobbyFeed:
         if self.relay is not None:
             self.relay("notify", {"account_id": account_id, "text": text})
 
+    def your_turn(self, match_id: int, account_id: int, awaiting: bool) -> None:
+        """Tell a player's lobby sockets that a match started or stopped awaiting him
+        (``your_turn``; the hub's turn listener). Alone, only a player with a socket open
+        here costs an encoding; with several processes the notice goes to the others."""
+        if self.relay is None and not any(p.account_id == account_id for p in self.subscribers):
+            return
+        message = {"type": "your_turn", "match_id": match_id, "awaiting_you": awaiting}
+        self.notify(account_id, message)
+
     def call(self, account_id: int, match_id: int, message: dict[str, Any]) -> None:
         """Send a player the call to his table (``table_ready``) on every page he has open,
         in whichever process; each process that hands it to one of his sockets reports it

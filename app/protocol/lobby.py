@@ -76,6 +76,17 @@ class TableClosed(TypedDict):
     tournament_id: int
 
 
+@with_config(CLOSED)
+class YourTurn(TypedDict):
+    """A match of yours started (``awaiting_you`` true) or stopped (false: you moved, in
+    this page or another, or it ended) waiting for one of your seats. Sent only on such a
+    change; `GET /api/accounts/me/matches` has the whole list with deadlines."""
+
+    type: Literal["your_turn"]
+    match_id: int
+    awaiting_you: Annotated[bool, Field(description="whether the match now waits for you")]
+
+
 LOBBY_MESSAGES: tuple[type, ...] = (
     Lobbies,
     LobbyChanged,
@@ -83,6 +94,7 @@ LOBBY_MESSAGES: tuple[type, ...] = (
     Matched,
     TableReady,
     TableClosed,
+    YourTurn,
     RematchOffer,
     RematchStarted,
     RematchExpired,

@@ -27,6 +27,7 @@ from app.sessions.results import ended_message
 from app.sessions.seat_names import seat_infos
 from app.sessions.session import GameSession
 from app.sessions.timecontrol import TimeControl, TurnClocks
+from app.sessions.turns import TurnListener
 from app.sessions.wire import ack
 from engines import registry
 from engines.base import awaiting_seats, events_for
@@ -100,6 +101,8 @@ class Hub:
         self._reloads: set[asyncio.Future[GameSession]] = set()
         # Called with the match id once a match's result is written (ladders, tournaments).
         self.finish_listeners: list[Callable[[int], None]] = []
+        # Told when a match starts or stops awaiting a player (``app.sessions.turns``).
+        self.turn_listeners: list[TurnListener] = []
         self.placement: Placement | None = None
         # A match's state for REST readers: from its live session, or rebuilt from snapshots.
         self.reads = MatchReads(self)
@@ -210,6 +213,8 @@ class Hub:
         if session.finished:
             self._remember_finished(match_id)
         else:
+            session.turns.listener = self._on_turn
+            session.turns.moved(session.views.awaiting())
             self._start_task(session)
         return session
 
@@ -251,6 +256,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         session.turn_clocks.clear()
+        session.turns.moved(())
         async with self.sessionmaker() as db:
             await MatchRepository(db).finish(
                 match_id,
@@ -309,6 +315,13 @@ class Hub:
                 listener(match_id)
             except Exception:
                 log.exception("finish listener failed for match %s", match_id)
+
+    def _on_turn(self, match_id: int, account_id: int, awaiting: bool) -> None:
+        for listener in self.turn_listeners:
+            try:
+                listener(match_id, account_id, awaiting)
+            except Exception:
+                log.exception("turn listener failed for match %s", match_id)
 
     def _remember_finished(self, match_id: int) -> None:
         # The last FINISHED_KEPT finished matches stay loaded. An older one with a socket open

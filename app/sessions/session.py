@@ -48,6 +48,7 @@ from app.sessions.results import write_result
 from app.sessions.seat_names import players_json
 from app.sessions.seat_views import SeatViews
 from app.sessions.timecontrol import TimeControl, TurnClocks
+from app.sessions.turns import TurnWatch
 from engines.base import ALL, ActionError, Engine, State, events_for
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,7 @@ class GameSession(Actor[Command]):
         self.views = SeatViews(self)
         self.races = RaceDesk.for_match(engine, state, seed, clock, history, version)
         self.deadlines = self._new_deadlines()
+        self.turns = TurnWatch(match_id, seats)  # whose turn it is, told per account on change
         self._refresh_clocks(acted=None)
 
     # ----- the inbox and the task ----------------------------------------------------------
@@ -350,6 +352,7 @@ class GameSession(Actor[Command]):
                 peer, self.views.patch_text(peer.seat, version, events, at_ms, public), version
             )
         METRICS.broadcast_seconds.observe(time.perf_counter() - started)
+        self.turns.moved(self.views.awaiting())
         if not self.finished:
             if self.bots:
                 replan_all(self.bots, self.engine, self.state, self.clock.now(), events)
@@ -437,6 +440,7 @@ class GameSession(Actor[Command]):
         self.bots, self.races = fresh.bots, fresh.races
         self.views.clear()
         self.deadlines = self._new_deadlines()
+        self.turns.moved(self.views.awaiting())
         if self.races is not None and not self.finished:
             self.races.refresh_links(len(self.seats), self.peers, self.bots)
 
