@@ -1,7 +1,7 @@
 """Details a new player meets around a running Castles match: each card in play says whose it
 is (an owner band and a legend), the phone's start page shows the Rejoin box without
 scrolling, the quick-play bots checkbox sits small on its label's line, and the phone's
-History list fits the screen with a "watch live" link a tap opens."""
+History list fits the screen with a "watch live" link a tap opens to a table that fits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import steps
-from tests.e2e.fit import DESKTOP, PHONE
+from tests.e2e.fit import DESKTOP, PHONE, check_both_sizes
 
 pytestmark = pytest.mark.e2e
 
@@ -79,6 +79,9 @@ def test_around_a_running_castles_match(browser: Any, server_url: str) -> None:
         assert wide[0] <= PHONE["width"] and wide[1] <= PHONE["width"], wide
         watcher.tap(f"{row} a:has-text('watch live')")
         watcher.wait_for_url(re.compile(rf"/watch/{match_id}$"), timeout=TIMEOUT)
+        # The spectator's table fits one screen as a player's does.
+        watcher.wait_for_selector(".board-wrap .cs-card", timeout=TIMEOUT)
+        check_both_sizes(watcher, "the Castles table watched")
     finally:
         for ctx in (desk_ctx, phone_ctx, watch_ctx):
             ctx.close()
