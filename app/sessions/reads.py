@@ -24,6 +24,7 @@ import orjson
 from app.db.models import Match
 from app.db.repositories import MatchRepository
 from app.errors import NotFound
+from app.jsonenc import encode_kept
 from app.sessions.log_reads import LogLines
 from app.sessions.read_gate import ReadGate
 from app.sessions.session import GameSession
@@ -166,7 +167,7 @@ class MatchReads:
         self._kept.move_to_end(match_id)
         if version in kept.by_version:
             return
-        encoded = orjson.dumps(state)
+        encoded = encode_kept(state)  # its own size: what ``kept_bytes`` counts is what is held
         if len(encoded) > self.kept_bytes:
             return
         kept.by_version[version] = encoded

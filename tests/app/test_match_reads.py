@@ -139,6 +139,11 @@ class Table:
         return body
 
 
+def snapshots(app: FastAPI) -> list[bytes]:
+    """Every snapshot the application keeps."""
+    return [b for kept in app.state.hub.reads._kept.values() for b in kept.by_version.values()]
+
+
 async def test_a_live_match_state_is_read_from_its_session(
     tmp_path: Path, applied: list[int]
 ) -> None:
@@ -170,6 +175,8 @@ async def test_past_versions_replay_from_kept_snapshots_and_a_finished_match_is_
         applied.clear()
         again = await table.state(0, version=139)
         assert again == first and len(applied) == 139 - 128  # from the snapshot at 128
+        matches, counted = app.state.hub.reads.kept()
+        assert matches == 1 and counted == sum(len(b) for b in snapshots(app))
         applied.clear()
         early = await table.state(None, version=70)
         assert early["view"]["n"] == 70 and "secret" not in early["view"]
