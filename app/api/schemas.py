@@ -56,6 +56,11 @@ class NewAccount(Body):
     # raw text (spaces around it and runs of them are dropped before the rules count).
     name: str = Field(min_length=1, max_length=100)
     password: str | None = Field(default=None, min_length=8, max_length=200)
+    bot: bool = Field(
+        default=False,
+        description="a bot account: a program its author runs through the API (needs a "
+        "password; shown as a bot wherever its name shows)",
+    )
 
 
 class Login(Body):
@@ -67,6 +72,7 @@ class AccountOut(BaseModel):
     id: int
     name: str
     guest: bool
+    bot: bool = False
 
 
 class TokenOut(BaseModel):

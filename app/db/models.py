@@ -77,6 +77,9 @@ class Account(Base):
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
     muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A bot account: a program its author runs through the API, registered as one (never
+    # turned into one later). Shown as a bot wherever its name shows.
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
 
     @property
     def is_guest(self) -> bool:
@@ -195,6 +198,8 @@ class Tournament(Base):
     time_control: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Whether bot accounts may register (the organiser's choice; server bots are added by him).
+    allow_bots: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), default="draft", index=True)
     organiser_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     current_round: Mapped[int] = mapped_column(Integer, default=0)
@@ -212,6 +217,8 @@ class TournamentEntry(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
     bot: Mapped[str | None] = mapped_column(String(32))
+    # The account is a bot account (copied at registration: an account never changes kind).
+    bot_account: Mapped[bool] = mapped_column(Boolean, default=False)
     name: Mapped[str] = mapped_column(String(60))
     # Seed order (0 best) is fixed at the start from skill; late joiners come after.
     seed: Mapped[int | None] = mapped_column(Integer)

@@ -30,12 +30,12 @@ class AccountRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def create(self, name: str, password_hash: str | None) -> Account:
+    async def create(self, name: str, password_hash: str | None, *, bot: bool = False) -> Account:
         """A guest (no hash) or a registered account named ``name`` (already checked by
         ``app.accounts.names.player_name``); raises ``Conflict`` ``account/name_taken`` when
         any account, guest or registered, already has the same name key, or a name that looks
         like it (the same ``name_skeleton``)."""
-        account = Account(name=name, password_hash=password_hash)
+        account = Account(name=name, password_hash=password_hash, bot=bot)
         self.session.add(account)
         try:
             await self.session.commit()

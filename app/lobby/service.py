@@ -59,12 +59,20 @@ def rated_refusal(options: dict[str, Any], area: str) -> AppError | None:
     return AppError(f"{area}/rated_options", text, status=422)
 
 
+# Why a rated table seats no server bot: its host picks them (kind, level, how many, at any
+# hour), so points against them would come from opponents chosen to be beaten. Bot accounts
+# may sit (people see them labelled as bots before they sit down); server bots play rated only
+# in tournaments, whose field the organiser fixes before the start and the server pairs.
+RATED_BOTS = "a rated table seats no server bot: make the table casual to play against bots"
+
+
 def empty_seat(seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "account_id": None,
         "name": None,
         "bot": None,
+        "bot_account": False,
         "castle": None,
         "vote": None,
     }
@@ -181,7 +189,7 @@ class LobbyService:
             text = f"{refusal.code}: {refusal.message}"
             raise AppError("lobby/bad_options", text, status=422) from refusal
         members = [empty_seat(seat) for seat in range(seats)]
-        members[0].update(account_id=host.id, name=host.name)
+        members[0].update(account_id=host.id, name=host.name, bot_account=host.bot)
         lobby = Lobby(
             game=game,
             seat_count=seats,
@@ -235,7 +243,7 @@ class LobbyService:
                 if not free:
                     raise Conflict("lobby/full", "every seat is taken")
                 chosen = free[0]
-            members[chosen].update(account_id=player.id, name=player.name)
+            members[chosen].update(account_id=player.id, name=player.name, bot_account=player.bot)
             await LobbyRepository(db).save(lobby)
         self.publish(lobby)
         return lobby
@@ -315,8 +323,8 @@ class LobbyService:
     ) -> Lobby:
         """Fill empty seats (all, or ``count``) with the engine's bots at ``difficulty`` (kept
         with the seat, and with the match's seat once it starts). Refuses ``lobby/not_host``,
-        ``lobby/bad_bot``, ``lobby/bad_difficulty`` and ``lobby/no_bots`` (the game has
-        none)."""
+        ``lobby/bad_bot``, ``lobby/bad_difficulty``, ``lobby/no_bots`` (the game has none)
+        and ``lobby/rated_bots`` (``RATED_BOTS``)."""
         if kind not in BOT_KINDS:
             raise AppError("lobby/bad_bot", f"bot kind must be one of {BOT_KINDS}", status=422)
         if difficulty not in BOT_LEVELS:
@@ -326,6 +334,8 @@ class LobbyService:
             lobby = await self._open_lobby(db, lobby_id)
             if lobby.host_id != player.id:
                 raise Forbidden("lobby/not_host", "only the host adds bots")
+            if lobby.rated:
+                raise AppError("lobby/rated_bots", RATED_BOTS, status=422)
             if not has_bots(registry.get(lobby.game)):
                 raise AppError("lobby/no_bots", f"{lobby.game} has no bots", status=422)
             free = [m for m in lobby.members if is_free(m)]
@@ -341,8 +351,9 @@ class LobbyService:
         self, db: AsyncSession, player: Account, lobby_id: int
     ) -> tuple[Lobby, int, VoteResult | None]:
         """Run the name vote where it applies, create the match and start its session.
-        Refuses ``lobby/not_host``, ``lobby/not_full``, ``lobby/bad_options`` and
-        ``lobby/rated_options`` (checked again here, whatever changed the table since)."""
+        Refuses ``lobby/not_host``, ``lobby/not_full``, ``lobby/bad_options``,
+        ``lobby/rated_options`` (checked again here, whatever changed the table since) and
+        ``lobby/rated_bots`` (a rated table with a server bot seated)."""
         async with self.lock(lobby_id):
             lobby = await self._open_lobby(db, lobby_id)
             if lobby.host_id != player.id:
@@ -352,6 +363,8 @@ class LobbyService:
                 raise stacked
             if any(is_free(m) for m in lobby.members):
                 raise Conflict("lobby/not_full", "fill every seat (players or bots) first")
+            if lobby.rated and any(m["bot"] is not None for m in lobby.members):
+                raise AppError("lobby/rated_bots", RATED_BOTS, status=422)
             match_id, vote = await self._launch(db, lobby, None)
         self.publish(lobby)
         return lobby, match_id, vote

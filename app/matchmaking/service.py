@@ -129,7 +129,9 @@ class QueueService:
     ) -> dict[str, Any]:
         """Queue the player (replacing his earlier ticket). Refuses ``queue/unknown_game``
         (404), ``queue/bad_seats``, ``queue/rated_bots`` (bots never sit at a rated quick
-        table) and ``queue/no_bots`` (the game has none), all 422, and
+        table: neither server bots nor a bot account's rated ticket, as nobody would see whom
+        he is paired with before the match starts) and ``queue/no_bots`` (the game has none),
+        all 422, and
         ``queue/already_playing`` (409, with the ``match_id``) while the player holds a seat
         in a running match."""
         engine = playable().get(game)
@@ -141,6 +143,9 @@ class QueueService:
                            f"{engine.max_seats} seats", status=422)  # fmt: skip
         if bots_after_s is not None and rated:
             raise AppError("queue/rated_bots", "bots_after_s is for casual tickets", status=422)
+        if player.bot and rated:
+            text = "a bot account queues for casual play: rated play against it is at tables"
+            raise AppError("queue/rated_bots", text, status=422)
         if bots_after_s is not None and not has_bots(registry.get(game)):
             raise AppError("queue/no_bots", f"{game} has no bots", status=422)
         await refuse_if_playing(db, player.id)

@@ -38,7 +38,13 @@ class Player(TypedDict):
 
     name: Annotated[str | None, Field(description="the player's name; null for a bot")]
     castle: Annotated[str, Field(description="the seat's castle name")]
-    bot: Annotated[Bot | None, Field(description="the bot playing the seat; null for a person")]
+    bot: Annotated[
+        Bot | None, Field(description="the server bot playing the seat; null for an account")
+    ]
+    bot_account: Annotated[
+        bool,
+        Field(description="true: the account is a bot account (a program playing via the API)"),
+    ]
 
 
 @with_config(CLOSED)

@@ -13,13 +13,15 @@ shrinks with every rated duel. A rating is *provisional* until the player has
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from openskill.models import PlackettLuce
 
 System = Literal["glicko2", "openskill"]
+# Whoever holds a seat (``rate_seats``): an entry id, an account, a bot's identity.
+P = TypeVar("P", bound=Hashable)
 
 GLICKO_SCALE = 173.7178
 GLICKO_START = 1500.0
@@ -198,20 +200,25 @@ def _rank_of(placings: Sequence[Sequence[int]]) -> dict[int, int]:
 
 
 def rate_match(
-    ratings: Mapping[int, SkillRating], placings: Sequence[Sequence[int]]
+    ratings: Mapping[int, SkillRating],
+    placings: Sequence[Sequence[int]],
+    system: System | None = None,
 ) -> dict[int, SkillRating]:
     """New ratings per seat after one match, from the ratings before it (seat -> rating) and
     the outcome's placings (best first, ties share a group).
 
     Two seats: Glicko-2, each seat rated against the other's pre-match rating. Three or four:
-    OpenSkill Plackett-Luce with ties. Seats missing from ``ratings`` start fresh. Refuses
-    (``ValueError``) placings that do not cover every rated seat exactly once.
+    OpenSkill Plackett-Luce with ties (``system`` says OpenSkill for fewer seats: part of a
+    larger table). Seats missing from ``ratings`` start fresh. Refuses (``ValueError``)
+    placings that do not cover every rated seat exactly once, and Glicko-2 for more than two.
     """
     rank = _rank_of(placings)
     seats = sorted(rank)
     if len(rank) != sum(len(group) for group in placings) or len(seats) < 2:
         raise ValueError("placings must name at least two seats, each once")
-    system = system_for(len(seats))
+    system = system or system_for(len(seats))
+    if system == "glicko2" and len(seats) != 2:
+        raise ValueError("Glicko-2 rates duels only")
     current = {seat: ratings.get(seat) or SkillRating.initial(system) for seat in seats}
     if any(rating.system != system for rating in current.values()):
         raise ValueError(f"a {len(seats)}-seat match is rated with {system}")
@@ -230,3 +237,38 @@ def rate_match(
         )
         for seat, team in zip(seats, rated, strict=True)
     }
+
+
+def rate_seats(
+    ratings: Mapping[P, SkillRating],
+    players: Mapping[int, P],
+    placings: Sequence[Sequence[int]],
+) -> list[tuple[int, SkillRating, SkillRating]]:
+    """One match where a player may hold several seats (a server bot level seated twice):
+    ``ratings`` by player before the match, ``players`` the player of each seat. Each seat is
+    rated against the seats of the *other* players only, so no player wins or loses rating
+    against himself; a player's seats are rated one after the other, each from where the one
+    before left him. A seat whose player holds every seat changes nothing.
+
+    Returns ``(seat, before, after)`` in seat order. With one seat per player it is
+    ``rate_match`` (in the system of the table's size)."""
+    rank = _rank_of(placings)
+    system = system_for(len(rank))
+    current = dict(ratings)
+    rated = []
+    for seat in sorted(rank):
+        player = players[seat]
+        before = current.get(player) or SkillRating.initial(system)
+        kept = {seat} | {s for s in rank if players[s] != player}
+        if len(kept) < 2:
+            rated.append((seat, before, before))
+            continue
+        apart = [[s for s in group if s in kept] for group in placings]
+        start = {
+            s: before if s == seat else ratings.get(players[s]) or SkillRating.initial(system)
+            for s in kept
+        }
+        after = rate_match(start, [group for group in apart if group], system)[seat]
+        current[player] = after
+        rated.append((seat, before, after))
+    return rated

@@ -48,10 +48,21 @@ def parse_bot_spec(spec: str) -> tuple[str, str]:
     return kind, level
 
 
-def bot_label(spec: str) -> str:
-    """How a bot seat is named where it has no name of its own: ``heuristic bot (hard)``."""
+def bot_identity(spec: str) -> str:
+    """Who a bot seat is on a ladder: its kind and level (``heuristic:normal``; a stored bare
+    kind is a normal bot), or the kind alone for a kind without levels (the practice bot). Each
+    identity is rated as a player of its own."""
+    if spec in EXTRA_BOT_KINDS:
+        return spec
     kind, _, level = spec.partition(":")
-    return f"{kind} bot ({level})" if level else f"{kind} bot"
+    return f"{kind}:{level or DEFAULT_LEVEL}"
+
+
+def bot_label(spec: str) -> str:
+    """How a bot is named where it has no name of its own (a ladder): ``Heuristic bot
+    (hard)``, ``Practice bot`` for a kind without levels."""
+    kind, _, level = bot_identity(spec).partition(":")
+    return f"{kind.title()} bot ({level})" if level else f"{kind.title()} bot"
 
 
 def make_bot(engine: Engine, spec: str, seat: int, seed: int) -> Bot:

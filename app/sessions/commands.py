@@ -16,13 +16,15 @@ from engines.base import Event
 
 @dataclass
 class SeatInfo:
-    """Who sits at a seat: an account (``player``: its name) or a bot (``bot``: its stored
-    spec, ``heuristic:hard``); ``name`` is the seat's castle name."""
+    """Who sits at a seat: an account (``player``: its name; ``bot_account``: a bot account)
+    or a server bot (``bot``: its stored spec, ``heuristic:hard``); ``name`` is the seat's
+    castle name."""
 
     account_id: int | None
     bot: str | None
     name: str
     player: str | None = None
+    bot_account: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """Ladders: every rated match moves its game's ladder (and custom ladders its players joined):
 the 1500-point ledger and the skill rating, with one rating event per player and ladder.
 
-A ladder entry belongs to an account, or to a bot kind ("heuristic bot") so that matches
-against server bots stay zero-sum on the ledger. Applying a match is idempotent: a ladder that
+A ladder entry belongs to an account (a bot account's too), or to a server bot's kind and
+level ("Heuristic bot (hard)", ``app.sessions.bots.bot_identity``): each level is rated as a
+player of its own, and never against itself. Applying a match is idempotent: a ladder that
 already has rating events for the match is skipped, so start-up can safely catch up.
 Queries are synchronous functions of a ``Session`` (async callers use ``run_sync``); writes
 go through ``writes.Writer``.
@@ -20,6 +21,7 @@ from sqlalchemy.orm import Session
 from app.accounts.names import title
 from app.cluster.locks import Locks
 from app.db.models import (
+    Account,
     Ladder,
     LadderEntry,
     Match,
@@ -30,8 +32,8 @@ from app.db.models import (
 )
 from app.errors import Conflict, Forbidden, NotFound
 from app.games import playable
-from app.scoring.ratings import SkillRating, System, rate_match, system_for
-from app.sessions.bots import bot_label
+from app.scoring.ratings import SkillRating, System, rate_seats, system_for
+from app.sessions.bots import bot_identity, bot_label
 from app.tournaments.background import BackgroundTasks
 from app.tournaments.writes import Writer
 from engines.base import Outcome
@@ -49,7 +51,10 @@ def ladder_json(ladder: Ladder) -> dict[str, Any]:
     }
 
 
-def entry_json(entry: LadderEntry, rank: int | None = None) -> dict[str, Any]:
+def entry_json(
+    entry: LadderEntry, rank: int | None = None, bot_account: bool = False
+) -> dict[str, Any]:
+    """An entry as the API shows it; ``bot_account``: its account is a bot account."""
     ratings = {
         system: SkillRating.from_json(data).to_json() for system, data in entry.ratings.items()
     }
@@ -59,6 +64,7 @@ def entry_json(entry: LadderEntry, rank: int | None = None) -> dict[str, Any]:
         "rank": rank,
         "account_id": entry.account_id,
         "bot": entry.bot,
+        "bot_account": bot_account,
         "name": entry.name,
         "points": entry.points,
         "played": entry.played,
@@ -114,6 +120,15 @@ def leaderboard_query(ladder_id: int, limit: int, offset: int) -> Select[LadderE
         .limit(limit)
         .offset(offset)
     )
+
+
+def bot_accounts(session: Session, entries: list[LadderEntry]) -> set[int]:
+    """The ids of the bot accounts among the entries' accounts (one query)."""
+    ids = {e.account_id for e in entries if e.account_id is not None}
+    if not ids:
+        return set()
+    query = select(Account.id).where(Account.id.in_(ids), Account.bot.is_(True))
+    return set(session.execute(query).scalars())
 
 
 def entry_for(
@@ -200,14 +215,15 @@ def join_ladder(session: Session, ladder_id: int, account_id: int, name: str) ->
 
 def apply_match(session: Session, match_id: int) -> list[int]:
     """Move every ladder this finished rated match counts for; returns their ids. Casual,
-    unfinished and hot-seat matches (one account in two seats) move nothing."""
+    unfinished and hot-seat matches (one account in two seats) move nothing, nor does a match
+    of one server bot identity alone (it would be rated against itself)."""
     match = session.get(Match, match_id)
     if match is None or not match.rated or match.status != "finished" or not match.result:
         return []
     query = select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
     seats = list(session.execute(query).scalars())
     accounts = [s.account_id for s in seats if s.account_id is not None]
-    if len(accounts) != len(set(accounts)):
+    if len(accounts) != len(set(accounts)) or len({_player(s) for s in seats}) < 2:
         return []
     ladders = [game_ladder(session, match.game), *_custom_ladders(session, match.game, seats)]
     moved = []
@@ -238,32 +254,43 @@ def _custom_ladders(session: Session, game: str, seats: list[MatchSeat]) -> list
     return found
 
 
+def _player(row: MatchSeat) -> tuple[int | None, str | None]:
+    """Who a seat is on a ladder: its account, or its server bot's identity."""
+    if row.account_id is not None:
+        return row.account_id, None
+    return None, bot_identity(row.bot or "")
+
+
+def _entry(session: Session, ladder: Ladder, row: MatchSeat) -> LadderEntry:
+    """The seat's player's entry on the ladder, created at 1500 on first use."""
+    account_id, bot = _player(row)
+    entry = entry_for(session, ladder.id, account_id, bot)
+    if entry is None:
+        account = session.get(Account, account_id) if account_id is not None else None
+        name = account.name if account is not None else bot_label(bot or "")
+        entry = LadderEntry(
+            ladder_id=ladder.id, account_id=account_id, bot=bot, name=name, ratings={}
+        )
+        session.add(entry)
+        session.flush()
+    return entry
+
+
 def _apply(session: Session, ladder: Ladder, match: Match, seats: list[MatchSeat]) -> None:
     assert match.result is not None
     outcome = Outcome.from_json(match.result)
     changes = {int(k): int(v) for k, v in (match.ledger or {}).items()}
     system = system_for(len(seats))
-    entries: dict[int, LadderEntry] = {}
-    for row in seats:
-        entry = entry_for(session, ladder.id, row.account_id, row.bot)
-        if entry is None:
-            entry = LadderEntry(
-                ladder_id=ladder.id,
-                account_id=row.account_id,
-                bot=None if row.account_id is not None else row.bot,
-                name=row.name if row.account_id is not None else bot_label(row.bot or ""),
-                ratings={},
-            )
-            session.add(entry)
-            session.flush()
-        entries[row.seat] = entry
-    # Two seats of one bot kind share an entry: both are rated from where it stood.
-    before = {seat: rating_of(entry, system) for seat, entry in entries.items()}
-    after = rate_match(before, outcome.placings)
+    entries = {row.seat: _entry(session, ladder, row) for row in seats}
+    # Two seats of one server bot level share its entry: each is rated against the other
+    # players only, and their ledger changes add up (what one took from the other cancels).
+    ratings = {entry.id: rating_of(entry, system) for entry in entries.values()}
+    rated = rate_seats(ratings, {seat: e.id for seat, e in entries.items()}, outcome.placings)
     first = outcome.placings[0] if outcome.placings else []
     tournament = select(Pairing.tournament_id).where(Pairing.match_id == match.id)
     tournament_id = session.execute(tournament).scalar_one_or_none()
-    for seat, entry in entries.items():
+    for seat, before, after in rated:
+        entry = entries[seat]
         change = changes.get(seat, 0)
         session.add(
             RatingEvent(
@@ -274,11 +301,11 @@ def _apply(session: Session, ladder: Ladder, match: Match, seats: list[MatchSeat
                 system=system,
                 points_before=entry.points,
                 points_change=change,
-                rating_before=before[seat].to_json(),
-                rating_after=after[seat].to_json(),
+                rating_before=before.to_json(),
+                rating_after=after.to_json(),
             )
         )
-        count_result(entry, seat, first, change, system, after[seat].to_json())
+        count_result(entry, seat, first, change, system, after.to_json())
 
 
 def count_result(

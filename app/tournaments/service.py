@@ -81,7 +81,9 @@ class TournamentService:
         await self.change(tid, partial(open_registration, organiser_id=organiser.id, tid=tid))
 
     async def register(self, player: Account, tid: int) -> TournamentEntry:
-        work = partial(register, player_id=player.id, name=player.name, tid=tid)
+        work = partial(
+            register, player_id=player.id, name=player.name, tid=tid, bot_account=player.bot
+        )
         return await self.change(tid, work)
 
     async def add_bots(

@@ -42,6 +42,7 @@ def tournament_json(tournament: Tournament, players: int | None = None) -> dict[
         "time_control": tournament.time_control,
         "options": tournament.options,
         "rated": tournament.rated,
+        "allow_bots": tournament.allow_bots,
         "status": tournament.status,
         "organiser_id": tournament.organiser_id,
         "current_round": tournament.current_round,
@@ -57,6 +58,7 @@ def entry_json(entry: TournamentEntry) -> dict[str, Any]:
         "id": entry.id,
         "account_id": entry.account_id,
         "bot": entry.bot,
+        "bot_account": entry.bot_account,
         "name": entry.name,
         "seed": None if entry.seed is None else entry.seed + 1,
         "joined_round": entry.joined_round,
@@ -84,6 +86,7 @@ def standing_json(standing: Standing, entry: TournamentEntry) -> dict[str, Any]:
         "entry_id": entry.id,
         "account_id": entry.account_id,
         "bot": entry.bot,
+        "bot_account": entry.bot_account,
         "name": entry.name,
     }
 

@@ -74,6 +74,7 @@ def create(session: Session, organiser_id: int, fields: dict[str, Any]) -> int:
         time_control=dict(fields.get("time_control") or {}),
         options=options,
         rated=bool(fields.get("rated", True)),
+        allow_bots=bool(fields.get("allow_bots", False)),
         status=Status.DRAFT.value,
         organiser_id=organiser_id,
         current_round=0,
@@ -110,12 +111,17 @@ def _new_entry(session: Session, tournament: Tournament, **fields: Any) -> Tourn
     return entry
 
 
-def register(session: Session, player_id: int, name: str, tid: int) -> TournamentEntry:
-    """Refuses the ``check_join`` codes and ``tournament/already_registered``."""
+def register(
+    session: Session, player_id: int, name: str, tid: int, bot_account: bool = False
+) -> TournamentEntry:
+    """Refuses the ``check_join`` codes, ``tournament/already_registered`` and, for a bot
+    account, ``tournament/no_bots`` (403) unless the organiser admits bots (``allow_bots``)."""
     tournament = store.get(session, tid)
+    if bot_account and not tournament.allow_bots:
+        raise Forbidden("tournament/no_bots", "this tournament admits no bot accounts")
     if any(e.account_id == player_id for e in store.entries(session, tid)):
         raise Conflict("tournament/already_registered", "you are registered already")
-    return _new_entry(session, tournament, account_id=player_id, name=name)
+    return _new_entry(session, tournament, account_id=player_id, name=name, bot_account=bot_account)
 
 
 def add_bots(

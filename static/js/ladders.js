@@ -102,7 +102,7 @@ export function mountLadder(root, navigate, id) {
     if (!entries.length) body.append(h("tr", h("td.muted", { colspan: 7 }, "Nobody has played a rated match on this ladder yet.")));
     for (const e of entries) {
       body.append(h("tr", { "data-entry": e.id, class: `${e.account_id !== null && e.account_id === me ? "mine" : ""} ${e.rank === 1 ? "top" : ""}` },
-        h("td.rank", `${e.rank}`), h("td", playerLink(e.name, e.account_id, e.bot)),
+        h("td.rank", `${e.rank}`), h("td", playerLink(e.name, e.account_id, e.bot, e.bot_account)),
         h("td.points", `${e.points}`), h("td", `${e.played}`), h("td.wdl", `${e.wins}/${e.draws}/${e.losses}`),
         ratingCell(e.ratings.glicko2, "glicko2"), ratingCell(e.ratings.openskill, "openskill")));
     }

@@ -232,7 +232,9 @@ export function mountLobby(root, navigate, lobbyId) {
         const kind = h("select#bot-kind", { "aria-label": "bot kind" }, h("option", { value: "heuristic" }, "Heuristic bots"), h("option", { value: "random" }, "Random bots"));
         const level = botLevelSelect("bot-difficulty");
         const free = lobby.members.some((m) => m.account_id === null && !m.bot);
-        if (free) actions.append(kind, level, h("button#add-bots.btn", { onclick: () => act("bots", { kind: kind.value, difficulty: level.value }) }, "Fill empty seats with bots"));
+        // A rated table seats no server bot (lobby/rated_bots): bot accounts may still join.
+        if (free && lobby.rated) actions.append(h("span#rated-bots-note.muted", "A rated table seats players only: no server bots"));
+        else if (free) actions.append(kind, level, h("button#add-bots.btn", { onclick: () => act("bots", { kind: kind.value, difficulty: level.value }) }, "Fill empty seats with bots"));
         actions.append(h("button#start-button.btn.btn-primary", { disabled: free, onclick: start }, "Start the match"));
       } else {
         actions.append(h("span.muted", "Waiting for the host to start…"));
@@ -246,7 +248,7 @@ export function mountLobby(root, navigate, lobbyId) {
     const isMine = m.account_id !== null && m.account_id === me();
     const who = m.bot ? `${m.name}` : m.name || "empty seat";
     const row = h("li.seat", { "data-seat": m.seat, class: isMine ? "mine" : "" },
-      h("div.seat-who", h("span.seat-no", `${m.seat + 1}`), h("strong", who), m.account_id === lobby.host_id ? h("span.tag.tag-gold", "host") : null, m.bot ? h("span.tag", "bot") : null, m.bot && m.difficulty ? h("span.tag.bot-difficulty", m.difficulty) : null),
+      h("div.seat-who", h("span.seat-no", `${m.seat + 1}`), h("strong", who), m.account_id === lobby.host_id ? h("span.tag.tag-gold", "host") : null, m.bot || m.bot_account ? h("span.tag", "bot") : null, m.bot && m.difficulty ? h("span.tag.bot-difficulty", m.difficulty) : null),
       h("div.seat-castle", m.castle ? h("span.castle-name", icon("castle"), ` ${m.castle}`) : h("span.muted", m.account_id || m.bot ? "castle not named yet" : "")),
     );
     if (nameVote && (m.account_id || m.bot)) row.append(h("span.votes", { title: "votes" }, icon("star"), ` ${votes[m.seat] || 0}`));

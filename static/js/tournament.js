@@ -50,6 +50,7 @@ export function mountTournament(root, navigate, id) {
       h("div.tags",
         h("span.tag", gameTitle(t.game)), h("span.tag", FORMATS[t.format] || t.format),
         h("span.tag", `${t.table_size} per table`), h("span.tag", t.rated ? "rated" : "casual"),
+        h("span.tag.allow-bots", t.allow_bots ? "bot accounts may register" : "no bot accounts"),
         h("span.tag", timeControlText(t.time_control)),
         h("span#t-round.tag.tag-gold", t.current_round ? `round ${t.current_round}${t.rounds ? ` of ${t.rounds}` : ""}` : t.rounds ? `${t.rounds} rounds` : "rounds set at start"),
         t.late_join_until !== null && t.late_join_until !== undefined ? h("span.tag", `late join until round ${t.late_join_until}`) : null),
@@ -109,7 +110,7 @@ export function mountTournament(root, navigate, id) {
     const sorted = [...t.entries].sort((a, b) => (a.seed ?? 1e9) - (b.seed ?? 1e9) || a.id - b.id);
     put(entriesBox, h("h2", `Entries (${t.entries.length})`),
       sorted.length ? h("ol#t-entry-list.t-entries", sorted.map((e, i) => h("li.t-entry", { "data-entry": e.id, class: `${e.status === "withdrawn" ? "withdrawn" : ""} ${e.account_id !== null && e.account_id === me() ? "mine" : ""}` },
-        h("span.seat-no", { title: e.seed ? "seed" : "registration order" }, e.seed ?? i + 1), playerLink(e.name, e.account_id, e.bot),
+        h("span.seat-no", { title: e.seed ? "seed" : "registration order" }, e.seed ?? i + 1), playerLink(e.name, e.account_id, e.bot, e.bot_account),
         e.status === "withdrawn" ? h("span.tag", "withdrawn") : null,
         e.joined_round ? h("span.tag", `joined round ${e.joined_round}`) : null,
         canRemove && e.status === "active" && e.account_id !== me() ? h("button.btn.btn-quiet.t-remove", { title: "withdraw this entry", onclick: () => act("withdraw", { entry_id: e.id }) }, "Remove") : null)))
@@ -119,7 +120,7 @@ export function mountTournament(root, navigate, id) {
   function drawStandings() {
     const over = tournament.status === "finished";
     const rows = standings.map((s) => h("tr", { "data-entry": s.entry_id, class: `${s.withdrawn ? "withdrawn" : ""} ${s.account_id !== null && s.account_id === me() ? "mine" : ""} ${over && s.rank === 1 ? "champion" : ""}` },
-      h("td.rank", `${s.rank}`), h("td", playerLink(s.name, s.account_id, s.bot), s.withdrawn ? h("span.tag", "withdrawn") : null),
+      h("td.rank", `${s.rank}`), h("td", playerLink(s.name, s.account_id, s.bot, s.bot_account), s.withdrawn ? h("span.tag", "withdrawn") : null),
       h("td.points", `${s.points}`), h("td", `${s.played}`),
       h("td.wdl", `${s.wins}/${s.draws}/${s.losses}`), h("td", `${s.byes}`),
       h("td", tidy(s.buchholz)), h("td", tidy(s.sonneborn_berger)), h("td", tidy(s.head_to_head))));

@@ -16,10 +16,12 @@ export function timeControlText(tc) {
   return `${Math.round(tc.turn_ms / 1000)}s/turn${tc.on_timeout === "forfeit" ? ", forfeit" : ""}`;
 }
 
-/** A name that links to the player's profile when it belongs to an account. */
-export function playerLink(name, accountId, bot) {
+/** A name that links to the player's profile when it belongs to an account; a server bot or
+ * a bot account (``botAccount``) is labelled "bot" beside it. */
+export function playerLink(name, accountId, bot, botAccount) {
   if (accountId === null || accountId === undefined) return h("span.bot-name", name, bot ? h("span.tag", "bot") : null);
-  return h("a", { href: `/players/${accountId}`, "data-link": "" }, name);
+  const link = h("a", { href: `/players/${accountId}`, "data-link": "" }, name);
+  return botAccount ? h("span.bot-name", link, " ", h("span.tag.bot-account", "bot")) : link;
 }
 
 /** A number with at most two decimals (tiebreaks are fractions). */
@@ -41,6 +43,7 @@ function createForm(games, onCreated) {
   const timeout = h("select#t-timeout", { "aria-label": "on time-out" }, h("option", { value: "pass" }, "auto-play"), h("option", { value: "forfeit" }, "forfeit"));
   const grace = h("input#t-grace", { type: "number", min: 0, max: 3600, placeholder: "default", "aria-label": "grace seconds" });
   const rated = h("select#t-rated", { "aria-label": "rated or casual" }, h("option", { value: "rated" }, "Rated"), h("option", { value: "casual" }, "Casual"));
+  const bots = h("select#t-allow-bots", { "aria-label": "bot accounts" }, h("option", { value: "no" }, "No bot accounts"), h("option", { value: "yes" }, "Bot accounts may register"));
   const rules = gameOptions("t-opt");
   const syncGame = () => {
     const g = games.find((x) => x.id === game.value);
@@ -64,7 +67,7 @@ function createForm(games, onCreated) {
     ev.preventDefault();
     const body = {
       name: name.value.trim() || null, game: game.value, format: format.value,
-      table_size: Number(size.value), rated: rated.value === "rated", options: rules.read(game.value),
+      table_size: Number(size.value), rated: rated.value === "rated", allow_bots: bots.value === "yes", options: rules.read(game.value),
       time_control: { on_timeout: timeout.value },
     };
     if (rounds.value !== "") body.rounds = Number(rounds.value);
@@ -83,7 +86,7 @@ function createForm(games, onCreated) {
       field("Name", name), field("Game", game), field("Format", format), field("Players per table", size),
       field("Rounds (blank: auto)", rounds), field("Late join until round", late),
       field("Seconds per turn (0: none)", turn), field("On time-out", timeout),
-      field("Disconnect grace (s)", grace), field("Ledger", rated)),
+      field("Disconnect grace (s)", grace), field("Ledger", rated), field("Bot accounts", bots)),
     rules.el,
     h("button#create-tournament-button.btn.btn-primary", { type: "submit" }, "Create tournament"));
 }

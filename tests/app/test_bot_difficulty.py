@@ -50,9 +50,9 @@ def test_the_stored_bot_spec_builds_a_bot_of_that_level() -> None:
     """What ``match_seats.bot`` holds (a bare kind for normal bots, as before levels)."""
     engine = registry.get("ambush")
     assert bot_spec("heuristic", "normal") == "heuristic"
-    # A ladder names a bot entry by its spec: each level is rated as a player of its own.
-    assert bot_label("heuristic") == "heuristic bot"
-    assert bot_label(bot_spec("heuristic", "hard")) == "heuristic bot (hard)"
+    # A ladder names a bot entry by its kind and level: each level is a player of its own.
+    assert bot_label("heuristic") == "Heuristic bot (normal)"
+    assert bot_label(bot_spec("heuristic", "hard")) == "Heuristic bot (hard)"
     assert parse_bot_spec(bot_spec("random", "hard")) == ("random", "hard")
     for game in ("ambush", "castles", "ember", "rampage"):
         built = make_bot(registry.get(game), "heuristic:easy", 1, 5)

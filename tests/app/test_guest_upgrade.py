@@ -26,7 +26,8 @@ async def test_a_guest_keeps_name_and_matches_and_logs_in_with_the_new_password(
     assert (await api.post(REGISTER, None, {"password": "long enough"})).status_code == 401
 
     upgraded = await api.ok(REGISTER, token, {"password": "castle-keep-8"})
-    assert upgraded["account"] == {"id": me["id"], "name": me["name"], "guest": False}
+    account = {"id": me["id"], "name": me["name"], "guest": False, "bot": False}
+    assert upgraded["account"] == account
     profile = (await api.get(f"/api/players/{me['id']}")).json()
     assert profile["guest"] is False and profile["name"] == me["name"]
     assert match_id in [m["id"] for m in profile["matches"]]

@@ -313,7 +313,7 @@ async def test_start_refuses_a_rated_table_whose_options_were_stacked_since(
         table = {"game": game, "seats": 2, "options": options, "rated": True}
         assert (await api.ok("/api/lobbies", host, table))["options"] == options
     lobby = await api.ok("/api/lobbies", host, {"game": "castles", "seats": 2, "rated": True})
-    await api.ok(f"/api/lobbies/{lobby['id']}/bots", host, {})
+    await api.ok(f"/api/lobbies/{lobby['id']}/join", await guest(api, "Later Too"))
     path = shared_server.database_url.split("///", 1)[1]
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         stacked = json.dumps({"deck": ["cannon", "cannon"]})

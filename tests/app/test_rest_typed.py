@@ -47,7 +47,10 @@ async def test_hot_reads_hold_to_their_models(rest: Api) -> None:
     body = {"game": "rampage", "format": "swiss", "rounds": 1}
     tid = (await rest.ok("/api/tournaments", organiser, body))["id"]
     await rest.ok(f"/api/tournaments/{tid}/open", organiser)
-    await rest.ok(f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "count": 2})
+    # Two levels: one level alone at a table plays itself and moves no ladder.
+    for level in ("normal", "hard"):
+        bot = {"kind": "heuristic", "count": 1, "difficulty": level}
+        await rest.ok(f"/api/tournaments/{tid}/bots", organiser, bot)
     await rest.ok(f"/api/tournaments/{tid}/start", organiser)
     for _ in range(400):
         if (await rest.get(f"/api/tournaments/{tid}")).json()["status"] == "finished":

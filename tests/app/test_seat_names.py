@@ -24,8 +24,9 @@ async def test_the_welcome_names_each_seat_by_player_beside_its_castle(
     bob = await Client(shared_server, match_id, guest).connect()
     welcome: dict[str, Any] = bob.of_type("welcome")[0]
     players = welcome["players"]
-    assert players[0] == {"name": "Ada Names", "castle": "Yarrowdale", "bot": None}
-    assert players[1] == {"name": "Bob Names", "castle": "Bob Names", "bot": None}
+    person = {"bot": None, "bot_account": False}
+    assert players[0] == {"name": "Ada Names", "castle": "Yarrowdale", **person}
+    assert players[1] == {"name": "Bob Names", "castle": "Bob Names", **person}
     assert players[2]["name"] is None
     assert players[2]["bot"] == {"kind": "heuristic", "level": "hard"}
     assert players[2]["castle"] == welcome["names"][2]

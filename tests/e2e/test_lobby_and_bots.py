@@ -1,5 +1,6 @@
-"""The start page lists a new public table live; its host fills the table with a bot (a hard
-one), plays against it, resigns and sees the result with ledger changes."""
+"""The start page lists a new public rated table live; a rated table offers no server bots, a
+bot account takes the free seat (labelled as a bot), the host resigns and sees the result
+with ledger changes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytestmark = pytest.mark.e2e
@@ -14,7 +16,9 @@ pytestmark = pytest.mark.e2e
 TIMEOUT = 10_000
 
 
-def test_public_table_with_a_bot(browser: Any, server_url: str, artifacts: Path) -> None:
+def test_public_rated_table_with_a_bot_account(
+    browser: Any, server_url: str, artifacts: Path
+) -> None:
     host_ctx = browser.new_context(viewport={"width": 1200, "height": 820})
     visitor_ctx = browser.new_context(viewport={"width": 1200, "height": 820})
     host, visitor = host_ctx.new_page(), visitor_ctx.new_page()
@@ -40,24 +44,24 @@ def test_public_table_with_a_bot(browser: Any, server_url: str, artifacts: Path)
     visitor.wait_for_selector(f"li.table-row[data-lobby='{lobby_id}']", timeout=TIMEOUT)
     visitor.screenshot(path=str(artifacts / "lobby-home.png"), full_page=True)
 
-    host.select_option("#bot-difficulty", "hard")
-    host.click("#add-bots")
-    host.wait_for_selector(".seat[data-seat='1'] .tag:has-text('bot')", timeout=TIMEOUT)
-    host.wait_for_selector(".seat[data-seat='1'] .bot-difficulty:has-text('hard')")
+    # A rated table seats no server bot; a bot account (a program on the API) may sit.
+    host.wait_for_selector("#rated-bots-note", timeout=TIMEOUT)
+    assert host.locator("#add-bots").count() == 0
+    with httpx.Client(base_url=server_url, timeout=10) as api:
+        body = {"name": "Clockwork", "password": "gears-and-springs", "bot": True}
+        token = api.post("/api/accounts", json=body).json()["token"]
+        auth = {"authorization": f"Bearer {token}"}
+        api.post(f"/api/lobbies/{lobby_id}/join", json={}, headers=auth).raise_for_status()
+    host.wait_for_selector(".seat[data-seat='1']:has-text('Clockwork') .tag:has-text('bot')")
     host.click("#start-button")
     host.wait_for_url(re.compile(r"/table/\d+$"), timeout=TIMEOUT)
     host.wait_for_function("() => window.__rampart && window.__rampart.view", timeout=TIMEOUT)
-
-    # Whoever starts, the bot takes its turns; the host plays one if it is theirs, then resigns.
+    # The table names the bot account with "Bot" beside its name.
     host.wait_for_function(
-        "() => window.__rampart.view.turn === window.__rampart.seat"
-        " && window.__rampart.view.step === 'expose'",
-        timeout=20_000,
+        "() => (window.__rampart.names || []).some((n) => n.startsWith('Clockwork · Bot'))",
+        timeout=TIMEOUT,
     )
-    host.click(".grid button.cell.free.placeable >> nth=0")
-    host.wait_for_function("() => window.__rampart.view.step === 'play'", timeout=TIMEOUT)
-    host.click("#pass-button")
-    host.wait_for_function("() => window.__rampart.view.turn !== window.__rampart.seat")
+
     host.click("#resign-button")
     host.wait_for_selector(".result h2:has-text('Defeat')", timeout=TIMEOUT)
     # A resignation moves d(loser) - d(winner) ledger points: a number, maybe 0.

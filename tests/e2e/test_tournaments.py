@@ -166,7 +166,8 @@ def run_tournament(
     client: httpx.Client, token: str, size: int, human: str | None
 ) -> tuple[int, int]:
     """Heuristic bots (and ``human``, who never moves) at tables of ``size``, started through
-    the REST API; returns the human's account id (0 without one) and the tournament id."""
+    the REST API; returns the human's account id (0 without one) and the tournament id. Bots
+    of one level never play each other rated, so a table of bots alone mixes levels."""
     auth = {"authorization": f"Bearer {token}"}
     # Round robin is played in duels; a table of three is a one-round Swiss.
     shape = {"format": "round_robin"} if size == 2 else {"format": "swiss", "rounds": 1}
@@ -179,8 +180,10 @@ def run_tournament(
         player = made["account"]["id"]
         headers = {"authorization": f"Bearer {made['token']}"}
         client.post(f"/api/tournaments/{tid}/register", headers=headers).raise_for_status()
-    bots = {"kind": "heuristic", "count": size if not human else 2}
-    client.post(f"/api/tournaments/{tid}/bots", json=bots, headers=auth).raise_for_status()
+    levels = ["normal", "normal"] if human else ["normal", "easy", "hard"][:size]
+    for level in levels:
+        bots = {"kind": "heuristic", "count": 1, "difficulty": level}
+        client.post(f"/api/tournaments/{tid}/bots", json=bots, headers=auth).raise_for_status()
     client.post(f"/api/tournaments/{tid}/start", headers=auth).raise_for_status()
     return player, tid
 
@@ -217,7 +220,8 @@ def test_ladder_shows_ledger_beside_both_ratings(
     page.wait_for_selector("#leaderboard tbody tr[data-entry]", timeout=TIMEOUT)
     headers = page.locator("#leaderboard thead th").all_inner_texts()
     assert {"Points", "Glicko-2", "OpenSkill"} <= set(headers)
-    bot_row = page.locator("#leaderboard tbody tr:has-text('heuristic bot')")
+    # Each bot level is a player of its own: the normal one played Cora and the trio.
+    bot_row = page.locator("#leaderboard tbody tr:has-text('Heuristic bot (normal)')")
     for system in ("glicko2", "openskill"):
         assert re.match(r"^\d+", bot_row.locator(f"td[data-system='{system}']").inner_text())
     cora_row = page.locator("#leaderboard tbody tr:has-text('Cora')")

@@ -28,7 +28,11 @@ class LadderEntryOut(Out):
     ladder_id: int = Field(description="its ladder")
     rank: int | None = Field(description="its rank in the leaderboard (null: outside one)")
     account_id: int | None = Field(description="the player's account (null: a bot)")
-    bot: str | None = Field(description="a bot's spec, else null")
+    bot: str | None = Field(
+        description="a server bot's kind and level (`heuristic:hard`; each level its own "
+        "entry), else null"
+    )
+    bot_account: bool = Field(description="true: the account is a bot account")
     name: str = Field(description="the name shown")
     points: int = Field(description="1500-point ledger points")
     played: int = Field(description="rated matches played")

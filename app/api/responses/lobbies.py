@@ -16,6 +16,9 @@ class LobbyMember(Out):
     account_id: int | None = Field(description="the seated player's account (null: free or bot)")
     name: str | None = Field(description="the seated player's name, or a bot's label")
     bot: str | None = Field(description="a bot's kind (`heuristic`, `random`), else null")
+    bot_account: bool = Field(
+        default=False, description="true: the seated account is a bot account"
+    )
     difficulty: str | None = Field(
         default=None, description="a bot's level (`easy`, `normal`, `hard`); absent: no bot"
     )

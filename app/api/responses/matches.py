@@ -19,6 +19,9 @@ class MatchSeatOut(Out):
     account_id: int | None = Field(description="the seated player's account (null: a bot)")
     name: str | None = Field(description="the seat's castle name")
     player: str | None = Field(description="the seated player's name (null: a bot)")
+    bot_account: bool = Field(
+        default=False, description="true: the seated account is a bot account (false in the log)"
+    )
     bot: str | None = Field(description="a bot's kind (`heuristic`, `random`, ...), else null")
     difficulty: str | None = Field(description="a bot's level (`easy`, `normal`, `hard`)")
     ledger_delta: int | None = Field(

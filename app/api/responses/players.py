@@ -52,6 +52,7 @@ class ProfileOut(Out):
     id: int = Field(description="the account id")
     name: str = Field(description="the player's name")
     guest: bool = Field(description="a guest (no password)")
+    bot: bool = Field(description="a bot account (a program playing through the API)")
     matches_total: int = Field(description="the player's matches, counted up to 10,000")
     matches: list[RecentMatch] = Field(description="the 20 most recent, newest first")
     ladders: list[ProfileLadder] = Field(description="the ladders the player is on")

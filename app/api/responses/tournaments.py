@@ -30,6 +30,9 @@ class TournamentOut(Out):
     time_control: TimeControlOut = Field(description="every table's clocks")
     options: GameOptions = Field(description="every table's game options (the game's own keys)")
     rated: bool = Field(description="its matches are rated (move ladders)")
+    allow_bots: bool = Field(
+        default=False, description="bot accounts may register (the organiser's choice)"
+    )
     status: TournamentStatus = Field(description="`draft`, `registration`, `running` or `finished`")
     organiser_id: int = Field(description="the organiser's account")
     current_round: int = Field(description="the round being played (0: not started)")
@@ -45,6 +48,9 @@ class EntryOut(Out):
     id: int = Field(description="the entry id (tables and standings name entries)")
     account_id: int | None = Field(description="the player's account (null: a bot)")
     bot: str | None = Field(description="a bot's spec (kind and level), else null")
+    bot_account: bool = Field(
+        default=False, description="true: the entry's account is a bot account"
+    )
     name: str = Field(description="the name shown")
     seed: int | None = Field(description="its seed from 1 (null: before the start)")
     joined_round: int | None = Field(description="the round it joined in (null: from the start)")
@@ -103,4 +109,7 @@ class StandingOut(Out):
     entry_id: int = Field(description="the entry id")
     account_id: int | None = Field(description="the player's account (null: a bot)")
     bot: str | None = Field(description="a bot's spec, else null")
+    bot_account: bool = Field(
+        default=False, description="true: the entry's account is a bot account"
+    )
     name: str = Field(description="the name shown")

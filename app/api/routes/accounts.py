@@ -19,7 +19,7 @@ from app.api.errors import declared
 from app.api.schemas import AccountOut, Login, NewAccount, Register, TokenOut
 from app.db.models import Account
 from app.db.repositories import AccountRepository, name_taken
-from app.errors import Conflict, Unauthorized
+from app.errors import AppError, Conflict, Unauthorized
 from app.ops.ratelimits import EdgeLimits
 from app.ops.ratelimits import client_address as edge_address
 from app.security import issue_token
@@ -42,7 +42,7 @@ def client_address(request: Request) -> str:
 
 
 def account_out(account: Account) -> AccountOut:
-    return AccountOut(id=account.id, name=account.name, guest=account.is_guest)
+    return AccountOut(id=account.id, name=account.name, guest=account.is_guest, bot=account.bot)
 
 
 @router.post("/accounts", status_code=201, responses=declared(400, 409, 422, 429, 503))
@@ -58,8 +58,14 @@ async def create_account(
     limited per client address (``RAMPART_ACCOUNT_ADDRESS_LIMIT``): ``rate/limited`` (429,
     ``Retry-After``); registrations with a password are throttled per client address too:
     ``auth/rate_limited`` (429, ``Retry-After``).
+
+    ``bot: true`` registers a bot account (a program its author runs through the API): it
+    needs a password (``account/bot_needs_password``, 422) and stays a bot account.
     """
     name = player_name(body.name)
+    if body.bot and body.password is None:
+        text = "a bot account is registered: give it a password"
+        raise AppError("account/bot_needs_password", text, status=422)
     limits: EdgeLimits = request.app.state.limits
     address = client_address(request)
     if body.password is None:
@@ -73,7 +79,7 @@ async def create_account(
             raise name_taken(name)
         await db.commit()  # end the read before the (slow) hash; nothing was written
         password_hash = await guard.passwords.hash(body.password)
-    account = await accounts.create(name, password_hash)
+    account = await accounts.create(name, password_hash, bot=body.bot)
     return TokenOut(token=issue_token(settings.secret, account.id), account=account_out(account))
 
 
@@ -128,5 +134,5 @@ async def register_guest(
     await db.commit()
     if getattr(changed, "rowcount", 0) != 1:
         raise Conflict("account/registered", "this account is registered already")
-    out = AccountOut(id=account_id, name=name, guest=False)
+    out = AccountOut(id=account_id, name=name, guest=False, bot=False)
     return TokenOut(token=issue_token(settings.secret, account_id), account=out)

@@ -97,7 +97,10 @@ async def leaderboard(
     skips). Encoded as built (``encoded``: up to 500 entries a page)."""
     work = partial(ladder_store.leaderboard, ladder_id=ladder_id, limit=limit, offset=offset)
     entries = await db.run_sync(work)
-    return encoded([entry_json(e, offset + i + 1) for i, e in enumerate(entries)])
+    bots = await db.run_sync(partial(ladder_store.bot_accounts, entries=entries))
+    return encoded(
+        [entry_json(e, offset + i + 1, e.account_id in bots) for i, e in enumerate(entries)]
+    )
 
 
 @router.post(
@@ -114,4 +117,4 @@ async def join_ladder(
     work = partial(
         ladder_store.join_ladder, ladder_id=ladder_id, account_id=player.id, name=player.name
     )
-    return entry_json(await ladders.writer.run(work))
+    return entry_json(await ladders.writer.run(work), bot_account=player.bot)

@@ -28,7 +28,7 @@ from app.errors import Forbidden
 from app.sessions import wire
 from app.sessions.bots import parse_bot_spec
 from app.sessions.reads import MatchReads
-from app.sessions.seat_names import account_names
+from app.sessions.seat_names import AccountName, account_names
 from engines.base import events_for
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -41,16 +41,18 @@ HistoryOffset = Annotated[
 HIDDEN_OPTIONS = frozenset({"deck", "decks"})
 
 
-def seat_json(seat: MatchSeat, rated: bool, player: str | None = None) -> dict[str, Any]:
+def seat_json(seat: MatchSeat, rated: bool, player: AccountName | None = None) -> dict[str, Any]:
     """A seat; a bot's stored spec (``heuristic:hard``) is shown as its kind and difficulty.
-    ``name`` is the seat's castle name, ``player`` the seated account's name (None: a bot).
-    A casual match's seat has no ``ledger_delta`` (null): only rated play moves the ledger."""
+    ``name`` is the seat's castle name, ``player`` the seated account's name (None: a bot),
+    ``bot_account`` whether that account is a bot account. A casual match's seat has no
+    ``ledger_delta`` (null): only rated play moves the ledger."""
     kind, difficulty = parse_bot_spec(seat.bot) if seat.bot else (None, None)
     return {
         "seat": seat.seat,
         "account_id": seat.account_id,
         "name": seat.name,
-        "player": player,
+        "player": player.name if player else None,
+        "bot_account": bool(player and player.bot),
         "bot": kind,
         "difficulty": difficulty,
         "ledger_delta": seat.ledger_delta if rated else None,
@@ -58,7 +60,7 @@ def seat_json(seat: MatchSeat, rated: bool, player: str | None = None) -> dict[s
 
 
 def match_json(
-    match: Match, seats: list[MatchSeat], players: dict[int, str] | None = None
+    match: Match, seats: list[MatchSeat], players: dict[int, AccountName] | None = None
 ) -> dict[str, Any]:
     """A match; ``players``: the seated accounts' names by id (``account_names``)."""
     names = players or {}

@@ -65,7 +65,7 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
             }
         )
     ladders = [
-        {**entry_json(entry), "ladder": ladder_json(ladder)}
+        {**entry_json(entry, bot_account=account.bot), "ladder": ladder_json(ladder)}
         for ladder, entry in await db.run_sync(
             partial(ladder_store.entries_of, account_id=account_id)
         )
@@ -78,6 +78,7 @@ async def profile(account_id: IdPath, db: SessionDep) -> dict[str, Any]:
         "id": account.id,
         "name": account.name,
         "guest": account.is_guest,
+        "bot": account.bot,
         "matches_total": total,
         "matches": recent,
         "ladders": ladders,

@@ -62,6 +62,9 @@ class NewTournament(Body):
     time_control: TimeControlIn = Field(default_factory=TimeControlIn)
     options: Options = Field(default_factory=dict)
     rated: bool = True
+    allow_bots: bool = Field(
+        default=False, description="bot accounts may register (else `tournament/no_bots`)"
+    )
 
 
 class AddBots(Body):

@@ -54,6 +54,10 @@ async def new_tournament(rest: Api, token: str, **fields: Any) -> int:
     return int(created["id"])
 
 
+BOT_FIELD = [("heuristic", "easy"), ("heuristic", "normal"), ("heuristic", "hard")]
+BOT_FIELD += [("random", "easy"), ("random", "normal")]
+
+
 def code(reply: Any) -> str:
     return str(reply.json()["error"]["code"])
 
@@ -77,10 +81,13 @@ async def test_eight_bot_swiss_on_postgresql(make_server: ServerFactory) -> None
 
 
 async def eight_bot_swiss(rest: Api, fast_server: Server) -> None:
-    """Eight heuristic bots, three Swiss rounds, to final standings; checked on the way."""
+    """Eight heuristic bots (four normal, four hard), three Swiss rounds, to final standings;
+    checked on the way."""
     organiser = await rest.guest("organiser")
     tid = await new_tournament(rest, organiser, name="Bot Swiss", rounds=3)
-    await rest.ok(f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "count": 8})
+    for level in ("normal", "hard"):
+        bots = {"kind": "heuristic", "count": 4, "difficulty": level}
+        await rest.ok(f"/api/tournaments/{tid}/bots", organiser, bots)
     feed = await websockets.connect(f"{fast_server.ws}/ws/lobby")
     await feed.send(json.dumps({"type": "hello"}))  # else closed after RAMPART_HELLO_TIMEOUT_S
     pushed: list[dict[str, Any]] = []
@@ -135,12 +142,16 @@ async def eight_bot_swiss(rest: Api, fast_server: Server) -> None:
     assert pushed and pushed[-1]["tournament"]["status"] == "finished"
     assert pushed[-1]["standings"] == standings
 
-    # Every match was rated: the game's ladder moved (all eight bots share the kind's entry).
+    # Every match was rated, and each level is a ladder player of its own: the matches between
+    # the levels moved both entries alike; a level against itself moved nothing.
     ladders = (await rest.get("/api/ladders", game=GAME)).json()
     (ladder,) = [lad for lad in ladders if lad["kind"] == "game"]
     board = (await rest.get(f"/api/ladders/{ladder['id']}/entries")).json()
-    (bots,) = [row for row in board if row["bot"] == "heuristic"]
-    assert bots["played"] >= 24 and "glicko2" in bots["ratings"]
+    entries = {row["bot"]: row for row in board if row["bot"]}
+    normal, hard = entries["heuristic:normal"], entries["heuristic:hard"]
+    assert (normal["name"], hard["name"]) == ("Heuristic bot (normal)", "Heuristic bot (hard)")
+    assert 1 <= normal["played"] == hard["played"] <= 12
+    assert "glicko2" in hard["ratings"] and normal["points"] + hard["points"] == 3000
 
 
 async def test_a_no_show_forfeits_and_is_withdrawn_from_later_rounds(rest: Api) -> None:
@@ -347,7 +358,10 @@ async def test_swiss_tables_of_three_and_two_for_ember(rest: Api) -> None:
     created = await rest.ok("/api/tournaments", organiser, body)
     tid = created["id"]
     await rest.ok(f"/api/tournaments/{tid}/open", organiser)
-    await rest.ok(f"/api/tournaments/{tid}/bots", organiser, {"kind": "heuristic", "count": 5})
+    # Five bot identities (kind and level): every table is rated, none plays itself.
+    for kind, level in BOT_FIELD:
+        bot = {"kind": kind, "count": 1, "difficulty": level}
+        await rest.ok(f"/api/tournaments/{tid}/bots", organiser, bot)
     await rest.ok(f"/api/tournaments/{tid}/start", organiser)
     await wait_finished(rest, tid)
     rounds = (await rest.get(f"/api/tournaments/{tid}/rounds")).json()
@@ -357,8 +371,9 @@ async def test_swiss_tables_of_three_and_two_for_ember(rest: Api) -> None:
     assert sum(s["points"] - 1500 for s in standings) == 0
     ladders = (await rest.get("/api/ladders", game="ember")).json()
     (ladder,) = [lad for lad in ladders if lad["kind"] == "game"]
-    (bots,) = (await rest.get(f"/api/ladders/{ladder['id']}/entries")).json()
-    assert set(bots["ratings"]) == {"glicko2", "openskill"}
+    bots = (await rest.get(f"/api/ladders/{ladder['id']}/entries")).json()
+    assert sorted(row["bot"] for row in bots) == sorted(f"{k}:{v}" for k, v in BOT_FIELD)
+    assert {system for row in bots for system in row["ratings"]} == {"glicko2", "openskill"}
 
 
 async def test_a_tournament_survives_a_server_kill(make_server: ServerFactory) -> None:
