@@ -39,7 +39,6 @@ import argparse
 import asyncio
 import functools
 import json
-import tempfile
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -47,7 +46,6 @@ from typing import Any
 
 import httpx
 import websockets
-from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from app.accounts.lookalikes import (
@@ -58,6 +56,8 @@ from app.accounts.lookalikes import (
     prototypes,
 )
 from app.accounts.names import BLANK_LOOKING, VARIATION_SELECTORS
+from bench.fuzzkit import draw, run_on_server
+from bench.raw_frames import upgrade_request
 from tests.app.support import Api, Server
 
 # Address limits are already lifted for test servers; registrations are throttled apart.
@@ -155,26 +155,6 @@ tokens = st.one_of(
     # A real token with one character swapped: ("swap", position, character).
     st.tuples(st.just("swap"), st.integers(0, 60), st.one_of(non_ascii, surrogates)),
 )
-
-
-def draw(strategy: Any, count: int, seed_value: int) -> list[Any]:
-    """``count`` examples of ``strategy``, drawn by hypothesis with a fixed seed."""
-    drawn: list[Any] = []
-
-    @seed(seed_value)
-    @settings(
-        max_examples=count,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(strategy)
-    def collect(example: Any) -> None:
-        drawn.append(example)
-
-    collect()
-    return drawn[:count]
 
 
 # ----- the campaign ---------------------------------------------------------------------------
@@ -326,12 +306,7 @@ async def hello(ws: Any, text: str, report: Report, where: str) -> None:
 async def handshake(server: Server, path: str, header: bytes) -> bytes:
     """A websocket upgrade of ``path`` carrying ``header`` as raw bytes; the first reply."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n".encode()
-        + header
-        + b"\r\n\r\n"
-    )
+    writer.write(upgrade_request(path, header))
     try:
         return await asyncio.wait_for(reader.read(4096), 10)
     finally:
@@ -381,17 +356,11 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="rampart-fuzz-names-"))
-    server = Server(f"sqlite+aiosqlite:///{folder}/rampart.db", dict(SERVER_ENV))
-    server.start(folder)
-    try:
-        report = asyncio.run(campaign(server, args.names, args.tokens, args.seed))
-    finally:
-        server.stop()
-    for line in report.lines():
-        print(line)
-    print(f"server log: {server.log_path}")
-    raise SystemExit(0 if report.ok else 1)
+
+    async def run(server: Server) -> Report:
+        return await campaign(server, args.names, args.tokens, args.seed)
+
+    run_on_server("rampart-fuzz-names-", SERVER_ENV, run)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from app.realtime.messages import (
     parse_client_message,
     plain_action,
 )
-from bench.fuzz_ws import encode, specs
+from bench.fuzz_messages import encode, specs
 
 CODES = {"message/bad_json", "message/unknown_type", "message/invalid"}
 
