@@ -9,7 +9,7 @@ import asyncio
 import random
 from typing import Any
 
-from rampart_client import play
+from rampart_client import Rampart, play
 
 from tests.app.support import Api, Client, Server
 
@@ -110,7 +110,11 @@ def resign(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
 async def test_a_bot_account_plays_rated_through_the_client_and_is_laddered_as_a_bot(
     api: Api, shared_server: Server
 ) -> None:
-    token, account = await bot_account(api, "Ladder Bot")
+    async with Rampart(shared_server.http) as author:
+        name = f"Ladder Bot {random.randrange(10**6)}"
+        made = await author.register(name, PASSWORD, bot=True)
+    token, account = made["token"], made["account"]
+    assert account["bot"] is True
     human = await api.guest("Ladder Human")
     lobby = await api.ok("/api/lobbies", token, {"game": "castles", "seats": 2, "rated": True})
     await api.ok(f"/api/lobbies/{lobby['id']}/join", human)

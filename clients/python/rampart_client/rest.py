@@ -20,6 +20,7 @@ class Account(TypedDict):
     id: int
     name: str
     guest: bool
+    bot: bool
 
 
 class Token(TypedDict):
@@ -73,8 +74,10 @@ class Rampart:
             await self.request("POST", "/api/accounts", json={"name": name})
         )
 
-    async def register(self, name: str, password: str) -> Token:
-        body = {"name": name, "password": password}
+    async def register(self, name: str, password: str, *, bot: bool = False) -> Token:
+        """Register ``name`` with ``password``; ``bot=True`` makes it a bot account (a program
+        playing through the API, shown as a bot wherever its name shows)."""
+        body: dict[str, Any] = {"name": name, "password": password, "bot": bot}
         return await self._signed_in(await self.request("POST", "/api/accounts", json=body))
 
     async def log_in(self, name: str, password: str) -> Token:
