@@ -1,43 +1,26 @@
 // The lobby websocket (/ws/lobby): open tables now, then every change; reconnects by itself.
 import { session } from "./api.js";
 
-/** watchLobbies(onList, onLobby): returns a stop function. onList gets the full listing on
- * every (re)connect, onLobby each changed lobby (private ones only for their members). */
+/** watchLobbies(onList, onLobby, onStatus): returns a stop function. onList gets the full
+ * listing on every (re)connect, onLobby each changed lobby (private ones only for their
+ * members), onStatus "open" or "closed" as the socket comes and goes. */
 export function watchLobbies(onList, onLobby, onStatus = () => {}) {
-  let ws = null;
-  let stopped = false;
-  let attempt = 0;
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-    ws.onopen = () => {
-      attempt = 0;
-      onStatus("open");
-      // Always hello (signed in or not): a socket silent for RAMPART_HELLO_TIMEOUT_S is closed.
-      ws.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
-    };
-    ws.onmessage = (event) => {
-      const message = JSON.parse(event.data);
+  return openFeed(
+    (message) => {
       if (message.type === "lobbies") onList(message.lobbies);
       else if (message.type === "lobby") onLobby(message.lobby);
-      else if (message.type === "ping") ws.send(JSON.stringify({ type: "pong", nonce: message.nonce }));
-    };
-    ws.onclose = () => {
-      onStatus("closed");
-      if (stopped) return;
-      attempt += 1;
-      setTimeout(connect, Math.min(8000, 300 * 2 ** attempt));
-    };
-  }
-  connect();
-  return () => { stopped = true; if (ws) ws.close(); };
+    },
+    () => onStatus("open"),
+    () => onStatus("closed"),
+  );
 }
 
-/** openFeed(onMessage, onOpen): the lobby websocket for any page, reconnecting by itself. It
- * says hello (with the session's token when signed in) on every (re)connect and answers
- * pings; onMessage(message) gets every other message, onOpen() runs after each (re)connect.
- * Returns a stop function. */
-export function openFeed(onMessage, onOpen = () => {}) {
+/** openFeed(onMessage, onOpen, onClose): the lobby websocket for any page, reconnecting by
+ * itself. It says hello (with the session's token when signed in) on every (re)connect and
+ * answers pings; onMessage(message) gets every other message, onOpen() runs after each
+ * (re)connect, onClose() each time the socket closes (stopped or not). Returns a stop
+ * function. */
+export function openFeed(onMessage, onOpen = () => {}, onClose = () => {}) {
   let ws = null;
   let stopped = false;
   let attempt = 0;
@@ -46,6 +29,7 @@ export function openFeed(onMessage, onOpen = () => {}) {
     ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
     ws.onopen = () => {
       attempt = 0;
+      // Always hello (signed in or not): a socket silent for RAMPART_HELLO_TIMEOUT_S is closed.
       ws.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
       onOpen();
     };
@@ -55,6 +39,7 @@ export function openFeed(onMessage, onOpen = () => {}) {
       else onMessage(message);
     };
     ws.onclose = () => {
+      onClose();
       if (stopped) return;
       attempt += 1;
       setTimeout(connect, Math.min(8000, 300 * 2 ** attempt));
