@@ -218,11 +218,14 @@ class RematchService:
                 else:
                     member.update(account_id=row.account_id, name=row.name)
             first = int((match.options or {}).get("first_seat", 0))
+            # A rated table seats no server bot (``app.lobby.service.RATED_BOTS``): a rematch
+            # of a rated match with one (a tournament's) is casual.
+            rated = match.rated and all(row.bot is None for row in rows)
             return await self.lobbies.seat_table(
                 db,
                 game=match.game,
                 members=members,
-                rated=match.rated,
+                rated=rated,
                 time_control=dict(match.time_control or {}),
                 first_seat=(first + 1) % len(members),
             )

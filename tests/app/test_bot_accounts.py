@@ -140,3 +140,33 @@ async def test_a_bot_account_plays_rated_through_the_client_and_is_laddered_as_a
     assert mine[0]["name"] == account["name"] and mine[0]["wins"] == 1
     profile = (await api.get(f"/api/players/{account['id']}")).json()
     assert [lad["bot_account"] for lad in profile["ladders"]] == [True]
+
+
+async def test_a_rematch_against_a_server_bot_is_casual(api: Api, shared_server: Server) -> None:
+    """A rated tournament may seat a server bot; a rematch of that match is a table the players
+    made themselves, so it is casual like any table with a server bot."""
+    host, player = await api.guest("Cup Host"), await api.guest("Cup Player")
+    cup = await api.ok("/api/tournaments", host, {"game": "ambush", "format": "round_robin"})
+    await api.ok(f"/api/tournaments/{cup['id']}/open", host)
+    await api.ok(f"/api/tournaments/{cup['id']}/register", player)
+    await api.ok(f"/api/tournaments/{cup['id']}/bots", host, {"kind": "heuristic", "count": 1})
+    await api.ok(f"/api/tournaments/{cup['id']}/start", host)
+    match_id = None
+    for _ in range(100):
+        rounds = (await api.get(f"/api/tournaments/{cup['id']}/rounds")).json()
+        if rounds and rounds[0]["pairings"] and rounds[0]["pairings"][0]["match_id"]:
+            match_id = rounds[0]["pairings"][0]["match_id"]
+            break
+        await asyncio.sleep(0.1)
+    assert match_id is not None
+    assert (await api.get(f"/api/matches/{match_id}")).json()["rated"] is True
+    client = await Client(shared_server, match_id, player).connect()
+    await client.act({"type": "resign"})
+    await client.wait_for("ended")
+    offered = await api.post(f"/api/matches/{match_id}/rematch", player)
+    assert offered.status_code == 200, offered.text
+    started = await client.wait_for("rematch_started")
+    rematch = (await api.get(f"/api/matches/{started['match_id']}")).json()
+    assert rematch["rated"] is False
+    assert [s["bot"] for s in rematch["seats"] if s["bot"]] == ["heuristic"]
+    await client.close()
