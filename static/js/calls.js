@@ -92,7 +92,11 @@ function listen() {
   draw();
   if (!session.token) return;
   // Every (re)connect is answered with the tables waiting now: start from those.
-  stopFeed = openFeed(onCall, () => { waiting.clear(); draw(); });
+  // Other modules hear this one socket too: each message as a `rampart:lobby` event, each
+  // (re)connect as `rampart:lobby-open` (static/js/turns.js).
+  const tell = (message) => window.dispatchEvent(new CustomEvent("rampart:lobby", { detail: message }));
+  const opened = () => window.dispatchEvent(new Event("rampart:lobby-open"));
+  stopFeed = openFeed((message) => { onCall(message); tell(message); }, () => { waiting.clear(); draw(); opened(); });
 }
 
 /** Once, at start-up: listen for calls as the signed-in player, again after a sign-in. */

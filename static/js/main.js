@@ -13,6 +13,7 @@ import { mountProfile } from "./profile.js";
 import { mountAdmin } from "./admin.js";
 import { mountTournament } from "./tournament.js";
 import { mountTournaments } from "./tournaments.js";
+import { mountTurnList, startTurns } from "./turns.js";
 
 const root = document.getElementById("view");
 let cleanup = () => {};
@@ -36,10 +37,12 @@ const ROUTES = [
   [/^\/practice\/(\w+)\/(\d+)$/, (game, id) => mountPractice(root, navigate, game, Number(id))],
 ];
 
-/** The start page with its quick-play panel (static/js/quickplay.js) after the account box. */
+/** The start page with its quick-play panel (static/js/quickplay.js) after the account box
+ * and the "Your turn" list (static/js/turns.js) atop the left column. */
 function withQuickPlay(stopHome) {
   const stopQuickPlay = mountQuickPlay(root, navigate);
-  return () => { stopQuickPlay(); if (stopHome) stopHome(); };
+  const stopTurns = mountTurnList(root);
+  return () => { stopTurns(); stopQuickPlay(); if (stopHome) stopHome(); };
 }
 
 export function navigate(path, { replace = false, state = null } = {}) {
@@ -81,4 +84,5 @@ window.addEventListener("popstate", route);
 window.addEventListener("rampart:account", drawBadge);
 drawBadge();
 startCalls(navigate);
+startTurns();
 route();

@@ -1,0 +1,90 @@
+// Your turn, everywhere: the count of your matches that wait for you, in the header of every
+// page, and the "Your turn" list on the start page. Both come from GET /api/accounts/me/matches,
+// read again whenever the lobby socket says a match started or stopped waiting for you
+// (`your_turn`, which also arrives when you moved in another tab) and after each reconnect.
+import { get, session } from "./api.js";
+import { h, put, when } from "./dom.js";
+import { recordSeatLabel } from "./seats.js";
+
+const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
+const REREAD_MS = 150; // several notices at once (a hot seat, a reconnect) make one read
+
+let matches = []; // the latest answer's matches, newest move first
+let timer = null;
+let asked = 0; // answers older than the latest question are dropped
+const lists = new Set(); // the start page's list, while it is shown
+const badge = h("a#turn-badge.turn-badge", { href: "/", "data-link": "", hidden: true });
+
+const waiting = () => matches.filter((m) => m.awaiting_you);
+
+function drawBadge() {
+  const count = waiting().length;
+  badge.hidden = count === 0;
+  badge.title = count === 1 ? "a match waits for your move" : `${count} matches wait for your move`;
+  badge.setAttribute("aria-label", `Your turn: ${count}`);
+  put(badge, h("span.turn-word", "Your turn"), h("span.turn-dot", { "aria-hidden": "true" }, "·"), h("strong#turn-count", `${count}`));
+}
+
+function opponents(match) {
+  const others = match.seats.filter((s) => !match.your_seats.includes(s.seat));
+  return others.map(recordSeatLabel).join(", ") || "yourself";
+}
+
+function drawList(section) {
+  const mine = waiting();
+  section.hidden = !matches.length;
+  const rows = mine.map((m) => h("li.turn-row", { "data-match": m.match_id },
+    h("div.turn-info",
+      h("strong", GAME_TITLES[m.game] || m.game), h("span.muted", ` against ${opponents(m)}`),
+      h("div.turn-when", m.deadline
+        ? ["Move by ", h("time", { datetime: m.deadline }, when(m.deadline))]
+        : h("span.muted", "No turn clock"))),
+    h("a.btn.btn-primary", { href: `/table/${m.match_id}`, "data-link": "" }, "Play")));
+  put(section, h("h2", "Your turn"),
+    rows.length ? h("ul#turn-list.turn-list", rows)
+      : h("p#turn-none.muted", `Nothing waits for you: ${matches.length === 1 ? "your match waits" : "your matches wait"} for the others.`));
+}
+
+function draw() {
+  drawBadge();
+  for (const section of lists) drawList(section);
+}
+
+async function reread() {
+  const question = ++asked;
+  if (!session.token) { matches = []; draw(); return; }
+  try {
+    const answer = await get("/api/accounts/me/matches");
+    if (question === asked) { matches = answer.matches; draw(); }
+  } catch {
+    // Signed out or the server away: the next notice or reconnect reads again.
+  }
+}
+
+function soon() {
+  clearTimeout(timer);
+  timer = setTimeout(reread, REREAD_MS);
+}
+
+/** Once, at start-up: the header's count, kept up to date from the lobby socket that
+ * static/js/calls.js opens (its `rampart:lobby` and `rampart:lobby-open` events). */
+export function startTurns() {
+  const account = document.getElementById("account-badge");
+  account.before(badge);
+  window.addEventListener("rampart:lobby", (event) => { if (event.detail.type === "your_turn") soon(); });
+  window.addEventListener("rampart:lobby-open", soon);
+  window.addEventListener("rampart:account", soon);
+  soon();
+}
+
+/** The start page's "Your turn" list, placed first in its left column; returns its stop. */
+export function mountTurnList(root) {
+  const section = h("section#your-turn.panel.turn-panel", { hidden: true, "aria-live": "polite" });
+  const column = root.querySelector(".home-grid .col");
+  if (!column) return () => {};
+  column.prepend(section);
+  lists.add(section);
+  drawList(section);
+  soon();
+  return () => { lists.delete(section); };
+}
