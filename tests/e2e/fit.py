@@ -10,13 +10,35 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SIZES = (("1280x800", DESKTOP), ("390x844", PHONE))
 
+# The part of an element nothing clips, as a JavaScript declaration to put in a measuring
+# function: ``visibleBox(el)`` is its box cut by every ancestor that clips overflow, and by the
+# viewport ({l, t, r, b}).
+VISIBLE_BOX = """const visibleBox = (el) => {
+    const r = el.getBoundingClientRect();
+    let box = {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const q = p.getBoundingClientRect();
+        box = {l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
+               r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom)};
+      }
+    }
+    return {l: Math.max(box.l, 0), t: Math.max(box.t, 0),
+            r: Math.min(box.r, window.innerWidth), b: Math.min(box.b, window.innerHeight)};
+  };"""
+
 # What is out of sight inside ``scope`` (a selector): the page scrolling (unless the page may
 # scroll, as a long page does to bring ``scope`` into view), a box hiding part of
 # its content (text cut with an ellipsis on purpose aside), a control, card or castle cut by
 # the viewport or by a clipping box around it. The chronicle drawer, the closed part of a
 # <details> and an open discard list keep their own scroll. Returns readable problems.
-MEASURE = """([scope, pageMayScroll]) => {
+MEASURE = (
+    """([scope, pageMayScroll]) => {
   const vw = window.innerWidth, vh = window.innerHeight;
+"""
+    + VISIBLE_BOX
+    + """
   const root = document.querySelector(scope);
   if (!root) return [`nothing matches ${scope}`];
   const problems = [];
@@ -46,17 +68,7 @@ MEASURE = """([scope, pageMayScroll]) => {
     if (!el.getClientRects().length || !own(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
-    let box = {l: r.left, t: r.top, r: r.right, b: r.bottom};
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const s = getComputedStyle(p);
-      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
-        const q = p.getBoundingClientRect();
-        box = {l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
-               r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom)};
-      }
-    }
-    box = {l: Math.max(box.l, 0), t: Math.max(box.t, 0), r: Math.min(box.r, vw),
-           b: Math.min(box.b, vh)};
+    const box = visibleBox(el);
     const seenW = Math.max(0, box.r - box.l), seenH = Math.max(0, box.b - box.t);
     if (seenW < r.width - 1 || seenH < r.height - 1) {
       const round = (x) => Math.round(x);
@@ -79,6 +91,7 @@ MEASURE = """([scope, pageMayScroll]) => {
   }
   return problems;
 }"""
+)
 
 SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 

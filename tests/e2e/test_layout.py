@@ -9,12 +9,11 @@ from typing import Any
 import pytest
 
 from tests.e2e import steps
+from tests.e2e.fit import DESKTOP, PHONE, VISIBLE_BOX
 
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = 15_000
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 LONG_TOAST = "A long message to check that toasts never cover the table, even when it wraps twice."
 
 # What must be visible at once, per game: (name, selector, required).
@@ -30,26 +29,19 @@ WANTED: dict[str, list[tuple[str, str, bool]]] = {
     "ember": [("hand", ".em-hand", True), ("own area", ".em-me .em-area", True)],
 }  # fmt: skip
 
-# The part of an element nothing clips: its box cut by every ancestor that clips overflow, and
-# by the viewport. Returns the element's box, the visible box and the document's scroll.
-MEASURE = """(selectors) => {
+# The part of each element nothing clips (``VISIBLE_BOX``). Returns the element's box, the
+# visible box and the document's scroll.
+MEASURE = (
+    """(selectors) => {
   const out = {};
-  const vw = window.innerWidth, vh = window.innerHeight;
+"""
+    + VISIBLE_BOX
+    + """
   for (const [name, sel] of selectors) {
     const el = [...document.querySelectorAll(sel)].find((e) => e.getClientRects().length);
     if (!el) { out[name] = null; continue; }
     const r = el.getBoundingClientRect();
-    let box = {l: r.left, t: r.top, r: r.right, b: r.bottom};
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const s = getComputedStyle(p);
-      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
-        const q = p.getBoundingClientRect();
-        box = {l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
-               r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom)};
-      }
-    }
-    box = {l: Math.max(box.l, 0), t: Math.max(box.t, 0),
-           r: Math.min(box.r, vw), b: Math.min(box.b, vh)};
+    const box = visibleBox(el);
     out[name] = {w: r.width, h: r.height,
                  vw: Math.max(0, box.r - box.l), vh: Math.max(0, box.b - box.t),
                  l: r.left, t: r.top, r: r.right, b: r.bottom};
@@ -59,6 +51,7 @@ MEASURE = """(selectors) => {
   });
   return {boxes: out, toasts, scrollY: window.scrollY};
 }"""
+)
 
 
 def show_toast(page: Any) -> None:
