@@ -76,7 +76,7 @@ export function mountProfile(root, navigate, id) {
 
   function draw(p) {
     const mine = session.account && session.account.id === p.id;
-    put(head, h("div.room-head", h("h1#p-name", p.name), h("div.tags", p.guest ? h("span.tag", "guest") : h("span.tag.tag-gold", "registered"), p.bot ? h("span.tag#p-bot", "bot account") : null, mine ? h("span.tag.tag-gold", "you") : null, h("span.tag", `${p.matches_total} matches`))),
+    put(head, h("div.room-head", h("h1#p-name", p.name), h("div.tags", p.guest ? h("span.tag", "guest") : h("span.tag.tag-gold", "registered"), p.bot ? h("span#p-bot.tag", "bot account") : null, mine ? h("span.tag.tag-gold", "you") : null, h("span.tag", `${p.matches_total} matches`))),
       mine && p.guest ? upgradeForm(() => draw({ ...p, guest: false })) : null);
     put(laddersBox, h("h2", "Ladders"), p.ladders.length
       ? h("div.scroll", h("table#p-ladder-table.matches", h("thead", h("tr", h("th", "Ladder"), h("th", "Points"), h("th", "W/D/L"), h("th", "Glicko-2"), h("th", "OpenSkill"))),
