@@ -52,10 +52,12 @@ async def test_hot_reads_hold_to_their_models(rest: Api) -> None:
         bot = {"kind": "heuristic", "count": 1, "difficulty": level}
         await rest.ok(f"/api/tournaments/{tid}/bots", organiser, bot)
     await rest.ok(f"/api/tournaments/{tid}/start", organiser)
-    for _ in range(400):
+    for _ in range(1200):  # a bot duel at 1000x takes under a second, far more on a busy CI
         if (await rest.get(f"/api/tournaments/{tid}")).json()["status"] == "finished":
             break
         await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the tournament did not finish")
     rounds = (await rest.get(f"/api/tournaments/{tid}/rounds")).json()
     holds(list[RoundOut], rounds)
     holds(list[TableOut], (await rest.get(f"/api/tournaments/{tid}/rounds/1/pairings")).json())
