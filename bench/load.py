@@ -1,6 +1,6 @@
 """Load generator: N concurrent 4-seat matches of bot clients over real websockets.
 
-Mirrors the shared peer workload (../shared/peers/README.md): per match four guest accounts,
+Mirrors the peer benchmarks' workload (``bench/peers.py``): per match four guest accounts,
 a table over REST, one websocket per seat; 5 s warm-up, a measured window, 10 s grace.
 ``--game tally`` is the peers' move rule (``cell = (n*7 + seat) % 20``, THINK ms per move);
 any other game plays the engine's HeuristicBot on every seat over the wire (a finished match

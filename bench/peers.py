@@ -1,11 +1,12 @@
 """Side by side: boardgame.io, Colyseus and Rampart on the shared peer workload, one table.
 
-Runs ``../shared/peers/run.sh PEER M THINK`` for every peer and every standard row (M = 250,
-1000, 2000 with THINK = 500 and M = 250 with THINK = 0), one after another on this machine, so
-all three servers meet the same Node load generator in the same session. Each run's JSON line
-is appended to ``--out`` (one line per run, readable by ``peers/table.js`` too) and the
-markdown table is printed at the end, with the machine's load average before each run (the
-machine may be shared: a busy neighbour shows up there).
+Runs the peer benchmarks' ``run.sh PEER M THINK`` (a ``peers`` kit kept beside the repository,
+not part of it: ``PEERS_DIR``) for every peer and every standard row (M = 250, 1000, 2000 with
+THINK = 500 and M = 250 with THINK = 0), one after another on this machine, so all three
+servers meet the same Node load generator in the same session. Each run's JSON line is appended
+to ``--out`` (one line per run, readable by ``peers/table.js`` too) and the markdown table is
+printed at the end, with the machine's load average before each run (the machine may be shared:
+a busy neighbour shows up there).
 
     .venv/bin/python bench/peers.py                 # ~20 min: 12 runs of 5 s + 20 s + set-up
     .venv/bin/python bench/peers.py --quick         # 3 s warm-up, 8 s window

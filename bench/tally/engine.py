@@ -1,4 +1,4 @@
-"""The ``tally`` engine: the shared load workload of ``../shared/peers`` as a Rampart engine.
+"""The ``tally`` engine: the peer benchmarks' load workload (``bench/peers.py``) as an engine.
 
 State: ``n`` moves applied, ``turn``, four ``scores``, 20 ``cells`` ``{owner, v}``. A move is
 ``{"type": "move", "cell": c}`` from the seat on turn. Two options make it a test game too:
@@ -49,7 +49,7 @@ class TallyEngine:
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 4
     # Every patch carries the whole view, not a diff (``app.sessions.seat_views``): the
-    # shared peer benchmark's client (../shared/peers/rampart/load.js) reads ``view.turn``.
+    # peer benchmarks' load client for Rampart reads ``view.turn`` from each patch.
     whole_views: ClassVar[bool] = True
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> TallyState:
