@@ -132,7 +132,7 @@ class Match(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     ledger: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     forfeits: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    # Grab-race suspicion flags (DESIGN.md sec. 5 step 8), written with the result.
+    # Grab-race suspicion flags per seat (``app/races/suspicion.py``), written with the result.
     flags: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # A rated match an admin voided (status ``voided``): who, when, why (``app.moderation``).
     voided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -177,7 +177,7 @@ class MatchAction(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-# ----- tournaments and ladders (issue 9) -----------------------------------------------------
+# ----- tournaments and ladders -----------------------------------------------------------------
 
 
 class Tournament(Base):
@@ -326,7 +326,7 @@ class RatingEvent(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-# ----- moderation (issue 23) ----------------------------------------------------------------
+# ----- moderation ---------------------------------------------------------------------------
 
 
 class Report(Base):

@@ -1,4 +1,4 @@
-"""REST input bounds (issue 20): out-of-range ids, versions, offsets and seats, oversized or
+"""REST input bounds: out-of-range ids, versions, offsets and seats, oversized or
 non-finite options, are a 422 ``request/invalid`` and never a 500; the OpenAPI schema declares
 every refusal; a rated table or tournament refuses options that stack the deal or seating."""
 

@@ -1,4 +1,4 @@
-"""A hostile or broken client cannot hurt anyone (issue 20), against a real server: each
+"""A hostile or broken client cannot hurt anyone, against a real server: each
 message that once crashed a match's session is answered with a coded error while both seats
 play on; a finished match answers ``hello`` after a restart; bad frames close cleanly."""
 
