@@ -1,4 +1,4 @@
-"""Two server processes, one database, one Redis: any process serves any client (DESIGN sec. 9)."""
+"""Two server processes, one database, one Redis: any process serves any client."""
 
 from __future__ import annotations
 

@@ -313,7 +313,7 @@ def test_per_seat_decks_are_dealt_from_each_seats_own_pile() -> None:
 
 
 def test_views_show_only_the_seats_own_hand_and_no_pile_order_or_rng() -> None:
-    """DESIGN sec. 3: a view never shows another seat's hand, the deck order or the RNG."""
+    """The engine contract: a view never shows another seat's hand, the deck order or the RNG."""
     state = new_game([["spearman"], ["trap"]])
     red, spectator = ENGINE.view(state, RED), ENGINE.view(state, None)
     assert {c["kind"] for c in red["hand"]} == {"spearman", "medicine"}
