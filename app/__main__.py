@@ -74,7 +74,7 @@ def tune_gc() -> CollectorPolicy:
 def event_loop() -> str:
     """The event loop uvicorn runs: ``RAMPART_LOOP`` (``uvloop`` or ``asyncio``), uvloop by
     default (a dependency: less server CPU per move than asyncio's selector loop in every
-    interleaved pair of bench/PERF.md's ninth pass; ``asyncio`` to compare)."""
+    interleaved pair bench/PERF.md measured; ``asyncio`` to compare)."""
     return os.environ.get("RAMPART_LOOP", "uvloop")
 
 
