@@ -182,7 +182,8 @@ def seed(url: str) -> Seeded:
                 "/api/lobbies", json={"game": "rampage", "seats": 2, "rated": True}, headers=auth
             )
         )
-        _ok(http.post(f"/api/lobbies/{rated['id']}/bots", json={}, headers=auth))
+        # A rated table seats no server bot: the second seat is the other player's.
+        _ok(http.post(f"/api/lobbies/{rated['id']}/join", json={}, headers=other))
         matches.append(
             _ok(http.post(f"/api/lobbies/{rated['id']}/start", headers=auth))["match_id"]
         )
