@@ -69,3 +69,17 @@ def browser(chromium_path: str) -> Iterator[Any]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def two_people(browser: Any) -> Iterator[tuple[Any, Any, list[str]]]:
+    """Two pages at 1280x800, each in a browser context of its own (two people apart), and the
+    list their uncaught page errors go to; the contexts close after the test."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    first, second = (ctx.new_page() for ctx in contexts)
+    errors: list[str] = []
+    for page in (first, second):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield first, second, errors
+    for ctx in contexts:
+        ctx.close()

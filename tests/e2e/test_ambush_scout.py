@@ -18,13 +18,9 @@ TIMEOUT = 10_000
 
 
 def test_a_scout_with_only_the_exposed_card_looks_at_it_without_asking(
-    browser: Any, server_url: str
+    two_people: tuple[Any, Any, list[str]], server_url: str
 ) -> None:
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
-    alice, bram = (ctx.new_page() for ctx in contexts)
-    errors: list[str] = []
-    for page in (alice, bram):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    alice, bram, errors = two_people
     steps.open_private_duel(alice, bram, server_url, "ambush", OPTIONS, TIMEOUT)
     alice.click(".grid button.cell.free.placeable >> nth=0")
     steps.wait_model(alice, "window.__rampart.view.step === 'play'", TIMEOUT)
@@ -38,5 +34,3 @@ def test_a_scout_with_only_the_exposed_card_looks_at_it_without_asking(
     steps.wait_model(alice, "window.__rampart.view.turn === 1", TIMEOUT)
     alice.wait_for_selector(".feed li:has-text('You looked at')", timeout=TIMEOUT)
     assert errors == []
-    for ctx in contexts:
-        ctx.close()

@@ -26,13 +26,9 @@ def expose_and_pass(page: Any) -> None:
 
 
 def test_a_stalled_ambush_match_shows_hp_and_why_it_ended(
-    browser: Any, server_url: str, artifacts: Path
+    two_people: tuple[Any, Any, list[str]], server_url: str, artifacts: Path
 ) -> None:
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
-    alice, bram = (ctx.new_page() for ctx in contexts)
-    errors: list[str] = []
-    for page in (alice, bram):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    alice, bram, errors = two_people
     steps.open_private_duel(alice, bram, server_url, "ambush", OPTIONS, TIMEOUT)
     for page in (alice, bram, alice, bram):  # two whole rounds, no card played
         expose_and_pass(page)
@@ -47,5 +43,3 @@ def test_a_stalled_ambush_match_shows_hp_and_why_it_ended(
     assert steps.model(bram)["view"]["deck_count"] > 40  # the deck had nothing to do with it
     bram.screenshot(path=str(artifacts / "result-ambush-stalled.png"))
     assert errors == []
-    for ctx in contexts:
-        ctx.close()

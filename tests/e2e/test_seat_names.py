@@ -19,13 +19,10 @@ TIMEOUT = 15_000
 
 
 def test_seats_rematch_and_history_name_the_players(
-    browser: Any, server_url: str, artifacts: Path
+    two_people: tuple[Any, Any, list[str]], server_url: str, artifacts: Path
 ) -> None:
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
-    ada, bram = (ctx.new_page() for ctx in contexts)
-    errors: list[str] = []
+    ada, bram, errors = two_people
     for page in (ada, bram):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("dialog", lambda dialog: dialog.accept())
     ada.goto(server_url + "/")
     sign_in_as_guest(ada, "Ada", TIMEOUT)
@@ -90,5 +87,3 @@ def test_seats_rematch_and_history_name_the_players(
     bram.wait_for_selector("#match-result:has-text('Bot · hard')", timeout=TIMEOUT)
     bram.screenshot(path=str(artifacts / "names-history-match.png"))
     assert not errors, errors
-    for ctx in contexts:
-        ctx.close()
