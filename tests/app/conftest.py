@@ -61,6 +61,24 @@ async def api(shared_server: Server) -> AsyncIterator[Api]:
     await client.close()
 
 
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module whose match time runs 1000x: a bot duel takes well under a
+    second of wall time."""
+    tmp = tmp_path_factory.mktemp("fast")
+    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db", {"RAMPART_CLOCK_RATE": "1000"})
+    server.start(tmp)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def rest(fast_server: Server) -> AsyncIterator[Api]:
+    client = Api(fast_server)
+    yield client
+    await client.close()
+
+
 @pytest.fixture(autouse=True)
 async def _close_clients() -> AsyncIterator[None]:
     """Every websocket a test opened is closed, even when the test fails."""

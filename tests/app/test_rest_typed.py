@@ -5,34 +5,14 @@ read from a real server after a bot tournament and during a match against a bot.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from pydantic import TypeAdapter
 
 from app.api.responses.ladders import LadderEntryOut
 from app.api.responses.matches import MatchList, StateOut
 from app.api.responses.tournaments import RoundOut, StandingOut, TableOut
-from tests.app.support import Api, Server
-
-
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Match time runs 1000x: a bot duel takes well under a second of wall time."""
-    tmp: Path = tmp_path_factory.mktemp("typed")
-    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db", {"RAMPART_CLOCK_RATE": "1000"})
-    server.start(tmp)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-async def rest(fast_server: Server) -> AsyncIterator[Api]:
-    client = Api(fast_server)
-    yield client
-    await client.close()
+from tests.app.support import Api
 
 
 def holds(model: Any, body: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,23 +16,6 @@ from tests.app.support import PG_URL, Api, Client, Server
 ServerFactory = Callable[..., Server]
 
 GAME = "rampage"  # the shortest duels among the engines' bot games
-
-
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Match time runs 1000x: a bot duel takes well under a second of wall time."""
-    tmp = tmp_path_factory.mktemp("tournaments")
-    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db", {"RAMPART_CLOCK_RATE": "1000"})
-    server.start(tmp)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-async def rest(fast_server: Server) -> AsyncIterator[Api]:
-    client = Api(fast_server)
-    yield client
-    await client.close()
 
 
 async def wait_finished(rest: Api, tid: int, timeout: float = 120) -> dict[str, Any]:
