@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -138,6 +138,19 @@ class Server:
 
     def log_text(self) -> str:
         return self.log_path.read_text() if self.log_path else ""
+
+
+@contextlib.contextmanager
+def both_running(nodes: tuple[Server, Server], log_dir: Path) -> Iterator[tuple[Server, Server]]:
+    """Start both server processes of ``nodes`` (their logs in ``log_dir``) for the ``with``
+    block, and stop them both after it, even when one failed to start."""
+    try:
+        for node in nodes:
+            node.start(log_dir)
+        yield nodes
+    finally:
+        for node in nodes:
+            node.stop()
 
 
 def app_command(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:

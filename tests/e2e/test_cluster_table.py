@@ -13,7 +13,7 @@ import pytest
 
 from bench.loadgen.servers import redis_running
 from tests.app.cluster.conftest import needs_cluster
-from tests.app.support import Server, new_pg_database
+from tests.app.support import Server, both_running, new_pg_database
 from tests.e2e.steps import model, open_private_duel, record_frames, wait_model
 
 pytestmark = [pytest.mark.e2e, *needs_cluster]
@@ -35,13 +35,8 @@ def two_processes(tmp_path: Path, chromium_path: str) -> Iterator[tuple[Server, 
         }
         database_url = new_pg_database()
         nodes = (Server(database_url, env), Server(database_url, env))
-        try:
-            for node in nodes:
-                node.start(tmp_path)
+        with both_running(nodes, tmp_path):
             yield nodes
-        finally:
-            for node in nodes:
-                node.stop()
 
 
 def test_friends_on_two_processes_play_a_castles_match(

@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from tests.app.cluster.conftest import needs_redis
-from tests.app.support import Api, Client, Server
+from tests.app.support import Api, Client, Server, both_running
 from tests.app.test_edge_limits import closed_with
 
 pytestmark = needs_redis
@@ -31,13 +31,8 @@ def two_nodes(redis_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]
     }
     database = f"sqlite+aiosqlite:///{tmp_path}/rampart.db"
     nodes = (Server(database, dict(env)), Server(database, dict(env)))
-    try:
-        for node in nodes:
-            node.start(tmp_path)
+    with both_running(nodes, tmp_path):
         yield nodes
-    finally:
-        for node in nodes:
-            node.stop()
 
 
 async def test_limits_per_address_hold_across_processes(two_nodes: tuple[Server, Server]) -> None:
