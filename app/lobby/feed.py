@@ -31,10 +31,44 @@ class LobbyFeed:
 
     def __init__(self) -> None:
         self.subscribers: set[Subscriber] = set()
+        # The signed-in sockets by account (``sign_in``): a player's news reaches his sockets
+        # without a pass over everyone's.
+        self._by_account: dict[int, set[Subscriber]] = {}
+        self._account_of: dict[Subscriber, int] = {}
         self.relay: Relay | None = None
         # Hears of every call delivered to a socket of this process (the match's session
         # starts that player's abandonment grace): ``TournamentService.told``.
         self.on_told: Told | None = None
+
+    def add(self, peer: Subscriber) -> None:
+        """A lobby socket opened (not signed in yet)."""
+        self.subscribers.add(peer)
+
+    def sign_in(self, peer: Subscriber) -> None:
+        """``peer`` said hello with a token: its player's news (``notify``, ``call``,
+        ``drop``) reaches it from now on. Call it after setting ``peer.account_id``."""
+        self._unindex(peer)
+        if peer in self.subscribers and peer.account_id is not None:
+            self._by_account.setdefault(peer.account_id, set()).add(peer)
+            self._account_of[peer] = peer.account_id
+
+    def remove(self, peer: Subscriber) -> None:
+        """A lobby socket closed."""
+        self.subscribers.discard(peer)
+        self._unindex(peer)
+
+    def _unindex(self, peer: Subscriber) -> None:
+        account_id = self._account_of.pop(peer, None)
+        if account_id is None:
+            return
+        peers = self._by_account.get(account_id, set())
+        peers.discard(peer)
+        if not peers:
+            self._by_account.pop(account_id, None)
+
+    def of(self, account_id: int) -> list[Subscriber]:
+        """This process's signed-in sockets of ``account_id``."""
+        return list(self._by_account.get(account_id, ()))
 
     @property
     def listened(self) -> bool:
@@ -65,7 +99,7 @@ class LobbyFeed:
         """Tell a player's lobby sockets that a match started or stopped awaiting him
         (``your_turn``; the hub's turn listener). Alone, only a player with a socket open
         here costs an encoding; with several processes the notice goes to the others."""
-        if self.relay is None and not any(p.account_id == account_id for p in self.subscribers):
+        if self.relay is None and account_id not in self._by_account:
             return
         message = {"type": "your_turn", "match_id": match_id, "awaiting_you": awaiting}
         self.notify(account_id, message)
@@ -86,12 +120,10 @@ class LobbyFeed:
 
     def deliver_to(self, account_id: int, text: str) -> int:
         """Send ``text`` to this process's sockets of ``account_id``; returns how many."""
-        sent = 0
-        for peer in list(self.subscribers):
-            if peer.account_id == account_id:
-                peer.send_text(text)
-                sent += 1
-        return sent
+        peers = self.of(account_id)
+        for peer in peers:
+            peer.send_text(text)
+        return len(peers)
 
     def deliver_lobby(self, lobby: dict[str, Any], *, public: bool, members: set[int]) -> None:
         for peer in list(self.subscribers):
@@ -108,9 +140,9 @@ class LobbyFeed:
     def drop(self, account_id: int, text: str, code: int) -> int:
         """Send ``text`` to this process's sockets of ``account_id``, then close them with
         ``code`` (a ban: every process does it on the ban's notice); returns how many."""
-        dropped = [peer for peer in list(self.subscribers) if peer.account_id == account_id]
+        dropped = self.of(account_id)
         for peer in dropped:
             peer.send_text(text)
             peer.close(code)
-            self.subscribers.discard(peer)
+            self.remove(peer)
         return len(dropped)

@@ -63,7 +63,7 @@ async def lobby_feed(websocket: WebSocket) -> None:
         lobbies = await LobbyRepository(db).list_open()
     listing = [{k: v for k, v in lobby_json(lb).items() if k != "invite_code"} for lb in lobbies]
     peer.send({"type": "lobbies", "lobbies": listing})
-    feed.subscribers.add(peer)
+    feed.add(peer)
     limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
     try:
         while True:
@@ -95,11 +95,12 @@ async def lobby_feed(websocket: WebSocket) -> None:
                     peer.send(wire.error(refusal.code, refusal.message))
                 else:
                     peer.account_id = account_id
+                    feed.sign_in(peer)
                     await _call_to_waiting_tables(websocket, peer, account_id)
             elif not isinstance(message, Pong | Hello):
                 peer.send(wire.error("message/unknown_type", "the lobby feed takes hello only"))
     finally:
-        feed.subscribers.discard(peer)
+        feed.remove(peer)
         peer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)

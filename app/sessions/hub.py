@@ -214,7 +214,9 @@ class Hub:
             self._remember_finished(match_id)
         else:
             session.turns.listener = self._on_turn
-            session.turns.moved(session.views.awaiting())
+            # A new match tells its first players; one rebuilt from its log (a restart, an
+            # adoption) awaits whom its players were told of already.
+            session.turns.moved(session.views.awaiting(), tell=session.version == 0)
             self._start_task(session)
         return session
 

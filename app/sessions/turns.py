@@ -35,13 +35,20 @@ class TurnWatch:
         self.seats = seats
         self.awaited: frozenset[int] = frozenset()
         self.listener: TurnListener | None = None
+        self._seats_seen: list[int] | None = None  # the awaited seats ``moved`` saw last
 
-    def moved(self, awaited: Iterable[int]) -> None:
-        now = awaited_accounts(self.seats, awaited)
+    def moved(self, awaited: Iterable[int], *, tell: bool = True) -> None:
+        """``tell`` False: only remember (a match rebuilt from its log awaits whom it awaited
+        when its players were last told)."""
+        seats = list(awaited)
+        if seats == self._seats_seen:
+            return  # the same seats (a list per version, compared without a set)
+        self._seats_seen = seats
+        now = awaited_accounts(self.seats, seats)
         if now == self.awaited:
             return
         before, self.awaited = self.awaited, now
-        if self.listener is None:
+        if self.listener is None or not tell:
             return
         for account in sorted(now - before):
             self.listener(self.match_id, account, True)

@@ -5,11 +5,13 @@ with whether each awaits him and his deadline, and every lobby socket of his hea
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
 import httpx
 
+from app.lobby.feed import LobbyFeed
 from app.sessions.commands import SeatInfo
 from app.sessions.turns import TurnWatch
 from tests.app.realtime.test_contract import check, server_messages
@@ -51,6 +53,11 @@ def test_a_watch_tells_only_the_accounts_whose_answer_changed() -> None:
     assert told[1:] == [(5, 8, True), (5, 7, False)]
     watch.moved([])  # over
     assert told[3:] == [(5, 8, False)]
+    rebuilt = TurnWatch(6, seats)
+    rebuilt.listener = watch.listener
+    rebuilt.moved([1], tell=False)  # as the log left it: nobody told again
+    rebuilt.moved([0])
+    assert told[4:] == [(6, 7, True), (6, 8, False)]
 
 
 async def test_the_list_and_the_lobby_sockets_follow_the_turn(
@@ -118,3 +125,40 @@ async def test_newest_move_first_and_a_token_needed(api: Api, shared_server: Ser
     assert listed == [first, second]
     reply = await api.get("/api/accounts/me/matches")
     assert reply.status_code == 401 and reply.json()["error"]["code"].startswith("auth/")
+
+
+class _Page:
+    """A lobby socket as the feed sees it: its account and what it was sent."""
+
+    def __init__(self) -> None:
+        self.account_id: int | None = None
+        self.sent: list[str] = []
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    def close(self, code: int = 1000) -> None:
+        pass
+
+
+def test_the_feed_finds_a_players_sockets_by_account() -> None:
+    feed = LobbyFeed()
+    pages = [_Page() for _ in range(3)]
+    for page in pages:
+        feed.add(page)
+    pages[0].account_id = pages[1].account_id = 7
+    feed.sign_in(pages[0])
+    feed.sign_in(pages[1])
+    feed.your_turn(3, 7, True)
+    feed.your_turn(3, 8, True)  # nobody of 8's here: nothing encoded, nothing sent
+    assert [len(p.sent) for p in pages] == [1, 1, 0]
+    assert json.loads(pages[0].sent[0]) == {
+        "type": "your_turn",
+        "match_id": 3,
+        "awaiting_you": True,
+    }
+    pages[1].account_id = 8  # a second hello, with another token
+    feed.sign_in(pages[1])
+    feed.remove(pages[0])
+    assert feed.of(7) == [] and feed.of(8) == [pages[1]]
+    assert feed.drop(8, "bye", 4403) == 1 and feed.subscribers == {pages[2]}
