@@ -41,6 +41,17 @@ def sign_in_as_guest(page: Any, name: str, timeout: int) -> None:
     page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=timeout)
 
 
+def guest(page: Any, base: str, name: str, timeout: int = 10_000) -> str:
+    """Open the start page of the server at ``base`` and play as a guest named exactly
+    ``name`` (on a server of the test's own, where the name is free); the session's token."""
+    page.goto(base + "/")
+    page.fill("#guest-name", name)
+    page.click("#guest-button")
+    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=timeout)
+    token: str = page.evaluate("() => localStorage.getItem('rampart.token')")
+    return token
+
+
 def open_private_duel(
     host: Any,
     guest: Any,

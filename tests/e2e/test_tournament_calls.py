@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import running_server
+from tests.e2e.steps import guest
 
 pytestmark = pytest.mark.e2e
 
@@ -27,13 +28,6 @@ CALL_TIMEOUT = 15_000
 def url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("e2e-calls")) as base:
         yield base
-
-
-def guest(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/")
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
 
 
 def table_id(page: Any) -> int:

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import running_server
+from tests.e2e.steps import guest
 
 pytestmark = pytest.mark.e2e
 
@@ -50,13 +51,6 @@ def fast_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> It
     tmp = tmp_path_factory.mktemp("e2e-tournaments")
     with running_server(tmp, RAMPART_CLOCK_RATE=CLOCK_RATE) as url:
         yield url
-
-
-def guest(page: Any, url: str, name: str) -> None:
-    page.goto(url + "/")
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
 
 
 def test_organiser_runs_a_swiss_tournament_to_final_standings(

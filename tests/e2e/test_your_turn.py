@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import running_server
+from tests.e2e.steps import guest
 
 pytestmark = pytest.mark.e2e
 
@@ -22,15 +23,6 @@ TIMEOUT = 10_000
 def url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("e2e-turns")) as base:
         yield base
-
-
-def guest(page: Any, base: str, name: str) -> str:
-    page.goto(base + "/")
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector(f"#account-badge:has-text('{name}')", timeout=TIMEOUT)
-    token: str = page.evaluate("() => localStorage.getItem('rampart.token')")
-    return token
 
 
 def start_match(base: str, host: str, other: str) -> int:
