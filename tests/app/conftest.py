@@ -44,14 +44,22 @@ def make_server(tmp_path: Path) -> Iterator[ServerFactory]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server per test module for tests that do not restart it."""
-    tmp = tmp_path_factory.mktemp("server")
-    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db")
+def module_server(
+    tmp_path_factory: pytest.TempPathFactory, folder: str, env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """A server on a fresh SQLite file in a new ``folder`` for the ``yield from`` of a
+    module's fixture; stopped after the module."""
+    tmp = tmp_path_factory.mktemp(folder)
+    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db", env or {})
     server.start(tmp)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module for tests that do not restart it."""
+    yield from module_server(tmp_path_factory, "server")
 
 
 @pytest.fixture
@@ -65,11 +73,7 @@ async def api(shared_server: Server) -> AsyncIterator[Api]:
 def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server per test module whose match time runs 1000x: a bot duel takes well under a
     second of wall time."""
-    tmp = tmp_path_factory.mktemp("fast")
-    server = Server(f"sqlite+aiosqlite:///{tmp}/rampart.db", {"RAMPART_CLOCK_RATE": "1000"})
-    server.start(tmp)
-    yield server
-    server.stop()
+    yield from module_server(tmp_path_factory, "fast", {"RAMPART_CLOCK_RATE": "1000"})
 
 
 @pytest.fixture
