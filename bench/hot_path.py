@@ -6,10 +6,15 @@ cores, and its figures drift by 10 % from run to run. This measures the Python p
 alone, steadily enough to see a change of a few microseconds (A/B one change at a time):
 
     .venv/bin/python bench/hot_path.py [--matches 200] [--rounds 40] [--repeat 5] [--profile]
+        [--lobby-sockets N]
 
 Each round, every match's seat on turn sends one tally move, as ``{"type":"action",...}``
 text through the gateway's ``_Conversation.handle``; then the loop runs one turn, which
 commits the round's rows together and builds and "sends" (records) the four seats' patches.
+Each tally move passes the turn, so each tells two players ``your_turn``: with
+``--lobby-sockets N`` a lobby feed holds N signed-in lobby sockets, one for each of the four
+players and the rest other players' (a table page opens one), and the notices are encoded and
+"sent"; without, nobody has a lobby socket open.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
+from app.lobby.feed import LobbyFeed
 from app.realtime.gateway import _Conversation
 from app.sessions import commands
 from app.sessions.hub import Hub
@@ -99,7 +105,16 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
     writer.start()
     settings = Settings(database_url=url)
     hub = Hub(settings, sessionmaker, writer)
+    feed = LobbyFeed()
+    hub.turn_listeners.append(feed.your_turn)
     sessions = await open_matches(hub, sessionmaker, args.matches)
+    lobby_sockets = []
+    for n in range(args.lobby_sockets):
+        players = [info.account_id or 0 for info in sessions[0].seats]
+        page = Seat(0, players[n] if n < len(players) else 10_000_000 + n)
+        feed.add(page)
+        feed.sign_in(page)
+        lobby_sockets.append(page)
     tables = []
     everyone: list[Seat] = []
     for session in sessions:
@@ -146,10 +161,14 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
             profile.disable()
         moves = (sessions[0].version - before) * len(sessions)
         best = min(best, spent / moves * 1e6)
+    if lobby_sockets:
+        print(f"your_turn notices sent: {sum(page.sent for page in lobby_sockets)}")
     last_sent = [seat.last for seat in everyone]
     refused = [text for text in last_sent if '"type":"error"' in text]
     assert not refused, refused[:1]
     shape = f"best of {args.repeat}, {args.matches} matches"
+    if args.lobby_sockets:
+        shape += f", {args.lobby_sockets} lobby sockets"
     print(f"hot path: {best:.1f} us of CPU per move ({shape})")
     if profile is not None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
@@ -164,6 +183,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--lobby-sockets", type=int, default=0, help="signed-in lobby sockets (your_turn news)"
+    )
     parser.add_argument(
         "--per-turn",
         action="store_true",
