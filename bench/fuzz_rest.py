@@ -26,30 +26,25 @@ from pathlib import Path
 if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from app.__main__ import serve_command
+from bench.loadgen.probes import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    # Run as a script: import from the repository root (``app``, ``bench``), and never let a
-    # module in bench/ stand in for a standard one of the same name (``queue``, say).
-    sys.path[0] = str(ROOT)
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from typing import Any  # noqa: E402
-from urllib.parse import urlsplit  # noqa: E402
-
-import httpx  # noqa: E402
-
-from app.__main__ import serve_command  # noqa: E402
-from bench.loadgen.probes import free_port  # noqa: E402
 
 # The checks that hold the server to its schema and its bounds (the others judge API style).
 CHECKS = (
