@@ -30,6 +30,9 @@ function opponents(match) {
   return others.map(recordSeatLabel).join(", ") || "yourself";
 }
 
+// A practice match is played on its own page, with the guided steps beside the table.
+const tablePath = (m) => (m.seats.some((s) => s.bot === "practice") ? `/practice/${m.game}/${m.match_id}` : `/table/${m.match_id}`);
+
 function drawList(section) {
   const mine = waiting();
   section.hidden = !matches.length;
@@ -39,7 +42,7 @@ function drawList(section) {
       h("div.turn-when", m.deadline
         ? ["Move by ", h("time", { datetime: m.deadline }, when(m.deadline))]
         : h("span.muted", "No turn clock"))),
-    h("a.btn.btn-primary", { href: `/table/${m.match_id}`, "data-link": "" }, "Play")));
+    h("a.btn.btn-primary", { href: tablePath(m), "data-link": "" }, "Play")));
   put(section, h("h2", "Your turn"),
     rows.length ? h("ul#turn-list.turn-list", rows)
       : h("p#turn-none.muted", `Nothing waits for you: ${matches.length === 1 ? "your match waits" : "your matches wait"} for the others.`));
