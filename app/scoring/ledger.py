@@ -1,4 +1,4 @@
-"""The 1500-point ledger of DESIGN.md section 7 as a pure, zero-sum function of an outcome.
+"""The 1500-point ledger as a pure, zero-sum function of an outcome.
 
 House rule where the Castles deck rules are silent: a duel that ends with the loser neither
 destroyed nor resigned (a game ended by exhaustion or a points target) is settled like a

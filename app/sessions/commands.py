@@ -30,7 +30,7 @@ class SeatInfo:
 @dataclass(frozen=True)
 class GrabInput:
     """What the gateway measured for one ``grab``: ``ref``, ``dt`` and its arrival on the
-    match clock (the arbiter's inputs, DESIGN.md sec. 5)."""
+    match clock (the arbiter's inputs: ``app/races/arbiter.py``)."""
 
     ref: int | None
     dt: float | None

@@ -19,7 +19,8 @@ def send_numbered(peer: Any, text: str, version: int) -> None:
 
 
 def set_race_pings(peer: Any, *, on: bool) -> None:
-    """Ping the connection every 250 ms while a race is possible (DESIGN.md sec. 5 step 1)."""
+    """Ping the connection every 250 ms while a race is possible (the link measurement of
+    ``app/races/links.py``)."""
     if hasattr(peer, "race_possible"):
         peer.race_possible = on
         peer.wake_pings()

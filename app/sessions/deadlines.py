@@ -2,7 +2,8 @@
 
 Five things fall due: the engine's own deadline (Ambush!'s reveal timers, say: a ``tick``),
 a seat's turn clock or match bank (a pass or a forfeit), a disconnected seat's grace (a
-forfeit), a server bot's planned action, and a grab race's window closing (DESIGN.md sec. 5).
+forfeit), a server bot's planned action, and a grab race's window closing
+(``app/races/arbiter.py``).
 The session sleeps until ``next_due`` and then asks ``next_change`` again and again, committing
 each change it gets, until nothing more is due. Nothing here writes the log or tells anyone
 but grab senders: changes go back to the session, the match's one writer.

@@ -393,7 +393,7 @@ class GameSession(Actor[Command]):
         peer = command.peer
         playing = not self.finished
         if peer.seat is not None and self.races is not None and playing:
-            set_race_pings(peer, on=True)  # only players race (DESIGN.md sec. 5)
+            set_race_pings(peer, on=True)  # only players race: spectators keep the idle cadence
         self.connections.join(peer, playing=playing)
         missed = None
         if command.last_version is not None and command.last_version <= self.version:
