@@ -61,10 +61,9 @@ async def test_four_player_ambush_from_lobby_to_result(api: Api, shared_server: 
     match = (await api.get(f"/api/matches/{match_id}")).json()
     assert match["status"] == "finished"
     assert match["result"]["placings"]
-    assert sum(match["ledger"].values()) == 0
-    assert [s["ledger_delta"] for s in match["seats"]] == [
-        match["ledger"][str(i)] for i in range(4)
-    ]
+    # A casual table moves no ledger: none recorded, none shown per seat.
+    assert match["rated"] is False and match["ledger"] is None
+    assert [s["ledger_delta"] for s in match["seats"]] == [None] * 4
     for result in ann.of_type("grab_result") + bob.of_type("grab_result"):
         assert isinstance(result["won"], bool) and "decided_at" in result
 
@@ -97,7 +96,7 @@ async def test_every_engine_plays_to_a_result_with_server_bots(
     host = await Client(shared_server, match_id, token).connect()
     await drive_with_bot(host, bots_module_for(game).HeuristicBot(0, 5), rate=RATE, timeout=90)
     match = (await api.get(f"/api/matches/{match_id}")).json()
-    assert match["status"] == "finished" and sum(match["ledger"].values()) == 0
+    assert match["status"] == "finished" and match["ledger"] is None  # casual
 
 
 def bots_module_for(game: str) -> Any:
