@@ -210,12 +210,14 @@ class Api:
         options: dict[str, Any] | None = None,
         bots: str | None = None,
         time_control: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> int:
         """Create a table with the first token as host, seat the others, add bots, start."""
         body: dict[str, Any] = {
             "game": game,
             "seats": seats or len(tokens),
             "options": options or {},
+            "rated": rated,
         }
         if time_control is not None:
             body["time_control"] = time_control

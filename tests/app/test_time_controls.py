@@ -32,7 +32,9 @@ async def test_out_of_time_seat_forfeits_when_the_table_says_so(
 ) -> None:
     tokens = [await api.guest("a"), await api.guest("b")]
     control = {"turn_ms": 2000, "on_timeout": "forfeit", "grace_ms": 0}
-    match_id = await api.table("tally", tokens, options={"target": 5}, time_control=control)
+    match_id = await api.table(
+        "tally", tokens, options={"target": 5}, time_control=control, rated=True
+    )
     ann = await Client(shared_server, match_id, tokens[0]).connect()
     await ann.wait_until(lambda c: c.view["outcome"] is not None, timeout=10)
     match = (await api.get(f"/api/matches/{match_id}")).json()

@@ -127,8 +127,8 @@ async def test_a_rated_match_moves_each_ladder_once(
         unrated = await db.get(Match, match_id)
     assert unrated is not None
     assert [(e.bot, e.points, e.wins, e.losses) for e in board] == [
-        ("heuristic", 1590, 1, 0),
-        ("random", 1410, 0, 1),
+        ("heuristic:normal", 1590, 1, 0),  # each bot kind and level is a player of its own
+        ("random:normal", 1410, 0, 1),
     ]
     assert board[0].ratings["glicko2"]["mu"] > 1500
 
