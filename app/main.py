@@ -48,7 +48,7 @@ from app.realtime import contract, gateway, lobby_socket
 from app.realtime.frames import FrameFlusher
 from app.realtime.pinger import Pinger
 from app.sessions.hub import Hub
-from app.tournaments.ladders import LadderService
+from app.tournaments.ladders import LadderService, ensure_game_ladders
 from app.tournaments.service import TournamentService
 from app.tournaments.writes import Writer
 from app.web import mount_static
@@ -129,6 +129,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.finish_listeners.append(tournament_service.on_match_finished)
         hub.turn_listeners.append(feed.your_turn)
         await hub.start()
+        # Every game's own ladder exists before the first result or request needs it (made on
+        # first use instead, a result and a listing could each make one at the same moment).
+        await writer.run(ensure_game_ladders)
         await ladder_service.catch_up()
         await tournament_service.resume()
         if node is not None:

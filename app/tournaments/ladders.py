@@ -100,7 +100,9 @@ def listing(session: Session, game: str | None = None) -> list[Ladder]:
 
 
 def find_game_ladder(session: Session, game: str) -> Ladder | None:
-    query = select(Ladder).where(Ladder.game == game, Ladder.kind == "game")
+    """The game's own ladder: the oldest, should two processes ever have made one each (every
+    reader and writer then picks the same, as the listing orders by id)."""
+    query = select(Ladder).where(Ladder.game == game, Ladder.kind == "game").order_by(Ladder.id)
     return session.execute(query).scalars().first()
 
 
