@@ -42,14 +42,13 @@ match ends every connection gets the last `patch` (its view's `outcome` is set) 
 """
 
 
-def _schema_of(kind: type, schemas: dict[str, Any]) -> dict[str, Any]:
-    """The JSON Schema of one message type, its definitions gathered into ``schemas``;
-    returns a reference to it."""
+def _schema_of(kind: Any, schemas: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    """The JSON Schema of a type under ``name`` (the type's own name by default), its
+    definitions gathered into ``schemas``; returns a reference to it."""
     adapter: TypeAdapter[Any] = TypeAdapter(kind)
-    schema = adapter.json_schema(ref_template=REF, mode="serialization")
-    for name, definition in schema.pop("$defs", {}).items():
-        schemas[name] = definition
-    name = kind.__name__
+    schema = adapter.json_schema(ref_template=REF)
+    schemas.update(schema.pop("$defs", {}))
+    name = name or kind.__name__
     schemas[name] = schema
     return {"$ref": REF.format(model=name)}
 
@@ -58,9 +57,7 @@ def _game_actions(schemas: dict[str, Any]) -> None:
     """Each game's action union (``AmbushAction``, ...) and its members into ``schemas``: what
     the ``action`` of an ``action`` message holds in a match of that game."""
     for name, union in GAME_ACTIONS.values():
-        schema = TypeAdapter(union).json_schema(ref_template=REF)
-        schemas.update(schema.pop("$defs", {}))
-        schemas[name] = schema
+        _schema_of(union, schemas, name)
 
 
 def _message_id(kind: type) -> str:
