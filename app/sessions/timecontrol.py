@@ -1,4 +1,5 @@
-"""Table time controls: turn clocks, match banks, what a time-out does, the disconnect grace."""
+"""Table time controls: turn clocks, match banks, what a time-out does, the disconnect grace;
+correspondence tables (days per move)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ON_TIMEOUT = ("pass", "forfeit")
+# A correspondence table's choices of days per move, and a day in ms.
+DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+DAY_MS = 86_400_000
+# Games played only with everyone at the table at once: Ambush!'s grab races are won by the
+# fastest hand, so a seat that answers a day later cannot take part. No correspondence.
+REALTIME_ONLY_GAMES = frozenset({"ambush"})
+REALTIME_ONLY = (
+    "{game} is real-time only: its grab races need everyone at the table at once, "
+    "so it has no days-per-move time control"
+)
 
 
 @dataclass(frozen=True)
 class TimeControl:
     """``turn_ms``: each turn's clock; ``match_ms``: each seat's bank for the whole match (None:
-    no such clock). ``grace_ms`` 0: disconnected seats never forfeit."""
+    no such clock). ``grace_ms`` 0: disconnected seats never forfeit.
+
+    ``days_per_move`` (a correspondence table, stored as ``{"days_per_move": N}``): each
+    seat's turn clock is N days of wall-clock time, a seat out of time forfeits, and nobody
+    forfeits for being away (no grace)."""
 
     turn_ms: int | None = None
     match_ms: int | None = None
     on_timeout: str = "pass"
     grace_ms: int = 60_000
+    days_per_move: int | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None, default_grace_ms: int) -> TimeControl:
         data = data or {}
+        days = data.get("days_per_move")
+        if days is not None:
+            return cls.by_correspondence(int(days))
         grace = data.get("grace_ms")
         return cls(
             turn_ms=data.get("turn_ms"),
@@ -30,9 +49,23 @@ class TimeControl:
             grace_ms=default_grace_ms if grace is None else int(grace),
         )
 
+    @classmethod
+    def by_correspondence(cls, days: int) -> TimeControl:
+        return cls(turn_ms=days * DAY_MS, on_timeout="forfeit", grace_ms=0, days_per_move=days)
+
     @property
     def clocked(self) -> bool:
         return self.turn_ms is not None or self.match_ms is not None
+
+    @property
+    def correspondence(self) -> bool:
+        """Days per move: deadlines are wall-clock days, kept across restarts and sleep."""
+        return self.days_per_move is not None
+
+
+def is_correspondence(time_control: Mapping[str, Any] | None) -> bool:
+    """Whether a stored time control (a match's, a lobby's, a ticket's) is correspondence."""
+    return time_control is not None and time_control.get("days_per_move") is not None
 
 
 @dataclass
@@ -41,7 +74,9 @@ class TurnClocks:
 
     A turn clock restarts whenever the seat acts; a match bank only drains. A seat's deadline
     is whichever runs out first. Replaying the log through ``update`` (with each row's
-    ``at_ms``) rebuilds the banks after a restart; ``restart`` then forgives the downtime.
+    ``at_ms``) rebuilds the banks after a restart; ``restart`` then forgives the downtime of
+    a real-time table, never a correspondence one (match time follows wall time across a
+    restart, ``app.sessions.clock``, so its deadlines stay the same days of the calendar).
     """
 
     control: TimeControl
@@ -69,7 +104,10 @@ class TurnClocks:
         self.deadlines.pop(seat, None)
 
     def restart(self, now_ms: int) -> None:
-        """Running clocks resume from ``now_ms``: time the server was down is not charged."""
+        """Running clocks resume from ``now_ms``: time the server was down is not charged.
+        A correspondence table's clocks keep running: days are days, the server up or not."""
+        if self.control.correspondence:
+            return
         for seat in self.running_since:
             self.running_since[seat] = now_ms
         self._recompute()
