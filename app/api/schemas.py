@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from app.api.params import SHORT_TEXT, BodySeat, Options, ShortText
 
@@ -88,10 +96,37 @@ class Register(Body):
 
 
 class TimeControlIn(Body):
+    """A real-time table's clocks (``turn_ms``, ``match_ms``, ``on_timeout``, ``grace_ms``),
+    or a correspondence table's ``days_per_move`` alone."""
+
     turn_ms: int | None = Field(default=None, ge=100, le=3_600_000)
     match_ms: int | None = Field(default=None, ge=1000, le=24 * 3_600_000)
     on_timeout: Literal["pass", "forfeit"] = "pass"
     grace_ms: int | None = Field(default=None, ge=0, le=3_600_000)
+    days_per_move: Literal[1, 2, 3, 5, 7, 14] | None = Field(
+        default=None,
+        description="a correspondence table: each move within this many days (wall clock) or "
+        "the seat forfeits; nobody forfeits for being away. Not with the real-time clocks, "
+        "and not for games with grab races (Ambush!)",
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> TimeControlIn:
+        realtime = {"turn_ms", "match_ms", "on_timeout", "grace_ms"} & self.model_fields_set
+        if self.days_per_move is not None and realtime:
+            raise ValueError(
+                "days_per_move is a time control of its own: leave out "
+                + ", ".join(sorted(realtime))
+            )
+        return self
+
+    @model_serializer(mode="wrap")
+    def _stored(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A correspondence table is stored as ``{"days_per_move": N}`` alone."""
+        if self.days_per_move is not None:
+            return {"days_per_move": self.days_per_move}
+        data: dict[str, Any] = handler(self)
+        return data
 
 
 class NewLobby(Body):

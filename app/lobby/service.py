@@ -21,6 +21,7 @@ from app.games import playable
 from app.lobby.feed import LobbyFeed
 from app.sessions.bots import BOT_KINDS, BOT_LEVELS, bot_spec, has_bots
 from app.sessions.hub import Hub, OwnedElsewhere
+from app.sessions.timecontrol import realtime_only_refusal
 from engines import registry
 from engines.base import ActionError, Rng
 
@@ -172,11 +173,15 @@ class LobbyService:
         time_control: dict[str, Any],
     ) -> Lobby:
         """A new table with the host in seat 0. Refuses ``lobby/unknown_game``,
-        ``lobby/bad_seats``, ``lobby/bad_options`` (the engine's own code in the message) and
-        ``lobby/rated_options`` (``rated_refusal``)."""
+        ``lobby/bad_seats``, ``lobby/bad_options`` (the engine's own code in the message),
+        ``lobby/rated_options`` (``rated_refusal``) and ``lobby/realtime_only`` (days per move
+        for a game with grab races)."""
         engine = playable().get(game)
         if engine is None:
             raise NotFound("lobby/unknown_game", f"no game {game!r}")
+        realtime_only = realtime_only_refusal(game, time_control, "lobby")
+        if realtime_only is not None:
+            raise realtime_only
         stacked = rated_refusal(options, "lobby") if rated else None
         if stacked is not None:
             raise stacked

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.errors import AppError
+
 ON_TIMEOUT = ("pass", "forfeit")
 # A correspondence table's choices of days per move, and a day in ms.
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -66,6 +68,16 @@ class TimeControl:
 def is_correspondence(time_control: Mapping[str, Any] | None) -> bool:
     """Whether a stored time control (a match's, a lobby's, a ticket's) is correspondence."""
     return time_control is not None and time_control.get("days_per_move") is not None
+
+
+def realtime_only_refusal(
+    game: str, time_control: Mapping[str, Any] | None, area: str
+) -> AppError | None:
+    """The refusal (``<area>/realtime_only``, 422) of a correspondence table, ticket or
+    tournament of a game played only in real time (``REALTIME_ONLY_GAMES``), else None."""
+    if game in REALTIME_ONLY_GAMES and is_correspondence(time_control):
+        return AppError(f"{area}/realtime_only", REALTIME_ONLY.format(game=game), status=422)
+    return None
 
 
 @dataclass

@@ -48,6 +48,11 @@ class TimeControlOut(Out):
         description="how long a disconnected seat keeps its place before it forfeits, in ms "
         "(0: never; absent: the server's default)",
     )
+    days_per_move: int | None = Field(
+        default=None,
+        description="a correspondence table: days (wall clock) for each move, a seat out of "
+        "time forfeits, nobody forfeits for being away; absent: a real-time table",
+    )
 
 
 class SeatResultOut(Out):
