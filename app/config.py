@@ -113,6 +113,24 @@ class Settings(BaseSettings):
     # A process silent this long is dead: its matches move to the next process asked for them.
     node_ttl_s: float = 10.0
 
+    # Sleeping matches (``app/sessions/sleep.py``): a running match with no socket attached,
+    # awaiting only its human players and idle this long leaves memory until someone comes or
+    # its next deadline falls due (0: matches never sleep). Due wake-ups are looked for every
+    # ``wake_poll_s``.
+    hibernate_after_s: float = 300.0
+    wake_poll_s: float = 1.0
+
+    # E-mail notifications (``app.notify``): the SMTP server, ``smtp://[user:pass@]host:port``
+    # (``?starttls=1`` upgrades the connection), or ``smtps://`` for TLS from the first byte;
+    # empty: no mail is sent. ``public_url`` is the base of the links in mails. A "your turn"
+    # mail waits ``mail_batch_s`` so that a quick exchange of moves, or several matches,
+    # make one mail; the sender looks for due mails every ``mail_poll_s``.
+    smtp_url: str = ""
+    smtp_from: str = "Rampart <rampart@localhost>"
+    public_url: str = "http://127.0.0.1:8000"
+    mail_batch_s: float = 300.0
+    mail_poll_s: float = 5.0
+
     @model_validator(mode="after")
     def _resolve_secret(self) -> Settings:
         if self.secret.strip().lower() in PLACEHOLDER_SECRETS:

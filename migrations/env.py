@@ -8,6 +8,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy.engine import Connection
 
+import app.db.mail  # noqa: F401  (its tables join Base.metadata)
 from app.config import get_settings
 from app.db.engine import create_engine
 from app.db.models import Base

@@ -10,6 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection
 
+import app.db.mail  # noqa: F401  (its tables join Base.metadata)
 from app.__main__ import migrate
 from app.db.engine import create_engine
 from app.db.models import Base
