@@ -1,0 +1,1 @@
+"""E-mail notifications of correspondence matches: players' addresses, an outbox, a sender."""
