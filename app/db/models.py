@@ -177,6 +177,22 @@ class MatchAction(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class MatchWakeup(Base):
+    """A sleeping match (``app/sessions/sleep.py``): out of memory until someone comes or
+    ``due_at`` (wall ms; None: nothing is ever due) passes. ``carry`` holds what its log does
+    not (turn clocks, who is away since when); ``taken_by`` is the process waking it, until
+    ``taken_until`` (wall ms), so a due match is woken by one process only."""
+
+    __tablename__ = "match_wakeups"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    due_at: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    carry: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    taken_by: Mapped[str | None] = mapped_column(String(64))
+    taken_until: Mapped[int | None] = mapped_column(BigInteger)
+    slept_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 # ----- tournaments and ladders -----------------------------------------------------------------
 
 

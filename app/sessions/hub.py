@@ -26,6 +26,7 @@ from app.sessions.replies import Answers
 from app.sessions.results import ended_message
 from app.sessions.seat_names import seat_infos
 from app.sessions.session import GameSession
+from app.sessions.sleep import Sleeper, apply_carry
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.turns import TurnListener
 from app.sessions.wire import ack
@@ -106,16 +107,19 @@ class Hub:
         self.placement: Placement | None = None
         # A match's state for REST readers: from its live session, or rebuilt from snapshots.
         self.reads = MatchReads(self)
+        # Idle matches leave memory and come back when due or asked for (``sleep.py``).
+        self.sleeper = Sleeper(self)
 
     async def start(self) -> None:
-        """Rebuild every unfinished match by replaying its log, and start its task."""
+        """Rebuild every unfinished match that is not asleep by replaying its log, start its
+        task, and start putting idle matches to sleep and waking due ones."""
         await self.adopt()
+        self.sleeper.start()
 
     async def adopt(self) -> None:
         """Load the unfinished matches not running here; with several processes, only this
         process's own and those of dead processes (run again every few seconds for those)."""
-        async with self.sessionmaker() as db:
-            running = await MatchRepository(db).running()
+        running = await self.sleeper.wakeups.awake_running()  # a sleeping match waits in SQL
         candidates = [(match_id, at) for match_id, at in running if match_id not in self.sessions]
         if self.placement is None:
             waiting = [match_id for match_id, _ in candidates]
@@ -135,6 +139,7 @@ class Hub:
 
     async def stop(self) -> None:
         self._stopping = True
+        await self.sleeper.stop()
         await self._end_tasks()
         for session in self.sessions.values():
             for peer in list(session.peers):
@@ -148,6 +153,7 @@ class Hub:
         self.draining = True
         self._stopping = True  # no rebuilds from here on
         log.warning("stopping: handing over %d matches", len(self.sessions))
+        await self.sleeper.stop()
         for session in self.sessions.values():
             session.close_intake()
         await self._end_tasks()
@@ -199,7 +205,8 @@ class Hub:
         if session is not None:
             return session
         try:
-            session = await self._load(match_id)
+            carry = await self.sleeper.carry_on_load(match_id)
+            session = await self._load(match_id, carry)
         except Exception as error:
             if isinstance(error, AppError) or not database_unavailable(error):
                 raise
@@ -210,14 +217,27 @@ class Hub:
             if owner != self.placement.node_id:
                 raise OwnedElsewhere(match_id, owner)
         self.sessions[match_id] = session
+        if carry is not None:
+            await self.sleeper.woke(match_id)
         if session.finished:
             self._remember_finished(match_id)
         else:
             session.turns.listener = self._on_turn
             # A new match tells its first players; one rebuilt from its log (a restart, an
-            # adoption) awaits whom its players were told of already.
-            session.turns.moved(session.views.awaiting(), tell=session.version == 0)
+            # adoption, a wake-up) awaits whom its players were told of already.
+            new = session.version == 0 and carry is None
+            session.turns.moved(session.views.awaiting(), tell=new)
             self._start_task(session)
+        return session
+
+    def unload(self, match_id: int) -> GameSession | None:
+        """Take a live match out of this process (it fell asleep, or another process owns
+        it now): its task is cancelled; its sockets are the caller's to close."""
+        session = self.sessions.pop(match_id, None)
+        task = self.tasks.pop(match_id, None)
+        if task is not None:
+            task.cancel()
+        self.sleeper.forget(match_id)
         return session
 
     async def keep_owned(self) -> None:
@@ -234,10 +254,7 @@ class Hub:
             if owner == self.placement.node_id:
                 continue
             log.warning("match %s is now served by %s; dropping it here", match_id, owner)
-            self.sessions.pop(match_id, None)
-            task = self.tasks.pop(match_id, None)
-            if task is not None:
-                task.cancel()
+            self.unload(match_id)
             for peer in list(session.peers):
                 peer.close(1012)
 
@@ -341,10 +358,12 @@ class Hub:
             if session is not None and session.finished:
                 self.sessions.pop(old, None)
 
-    async def _load(self, match_id: int) -> GameSession:
-        """The match's session rebuilt from its log, its result written if it was missing and
-        its bots planning."""
+    async def _load(self, match_id: int, carry: dict[str, Any] | None = None) -> GameSession:
+        """The match's session rebuilt from its log (and, woken from sleep, what it kept:
+        ``carry``), its result written if it was missing and its bots planning."""
         session = await self.rebuild(match_id)
+        if carry is not None and not session.finished:
+            apply_carry(session, carry)
         if session.result_unwritten:
             # Killed between the last action and the result write: write the result now.
             await session.record_result()
