@@ -8,7 +8,7 @@ NODES ?= 2
 BASE_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run cluster test lint typecheck unit sysdeps bench clean compiled docs
+.PHONY: run cluster test lint lint-js typecheck unit sysdeps bench clean compiled docs
 
 $(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,9 +33,18 @@ compiled: $(VENV)/.installed
 sysdeps:
 	bash scripts/sysdeps.sh
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed lint-js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# The browser client's linter: Biome, the version pinned in package-lock.json (npm ci into
+# node_modules/); its rules are in biome.jsonc.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint-js: node_modules/.installed
+	node_modules/.bin/biome lint --error-on-warnings
 
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy engines app bench
@@ -57,4 +66,4 @@ bench: $(VENV)/.installed compiled
 	$(PY) bench/engine_playouts.py
 
 clean:
-	rm -rf $(VENV) build site .pytest_cache .mypy_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) build site node_modules .pytest_cache .mypy_cache .ruff_cache *.egg-info

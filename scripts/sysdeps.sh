@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives (Chromium, PostgreSQL, Redis, nginx in
-# front of a two-process cluster, and docker-compose to validate docker-compose.yml), only
-# those that are missing.
+# front of a two-process cluster, docker-compose to validate docker-compose.yml) and npm for
+# the browser client's linter, only those that are missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)

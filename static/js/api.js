@@ -63,7 +63,7 @@ function serverMessage(err, text) {
   const field = (first.loc || []).filter((part) => part !== "body").join(".");
   const label = field ? field[0].toUpperCase() + field.slice(1).replace(/_/g, " ") : "";
   const msg = String(first.msg || "").replace(/^String should have/, "It needs").replace(/^Value error, /, "");
-  return `${label ? label + ": " : ""}${msg}${/[.!]$/.test(msg) ? "" : "."}`;
+  return `${label ? `${label}: ` : ""}${msg}${/[.!]$/.test(msg) ? "" : "."}`;
 }
 
 export const get = (path, opts) => call("GET", path, undefined, opts);

@@ -55,7 +55,7 @@ export function mountHistory(root) {
     if (game.value) shown.set("game", game.value);
     if (status.value) shown.set("status", status.value);
     if (mineOnly.checked) shown.set("mine", "1");
-    history.replaceState(history.state, "", `/matches${shown.toString() ? "?" + shown : ""}`);
+    history.replaceState(history.state, "", `/matches${shown.toString() ? `?${shown}` : ""}`);
     try {
       const data = await get(`/api/matches?${query}`);
       clear(table);
@@ -84,7 +84,7 @@ export function mountHistory(root) {
   return () => {};
 }
 
-export function mountMatch(root, navigate, matchId) {
+export function mountMatch(root, _navigate, matchId) {
   const summary = h("div.match-summary");
   const stage = h("div.replay-stage");
   const feed = h("ol.feed.replay-feed", { "aria-label": "events at this version", tabindex: 0 }); // scrolls: keys reach it

@@ -62,7 +62,7 @@ export function mountLadders(root, navigate) {
   return () => {};
 }
 
-export function mountLadder(root, navigate, id) {
+export function mountLadder(root, _navigate, id) {
   const ladderId = Number(id);
   const headBox = h("div.room-head");
   const body = h("tbody");

@@ -209,7 +209,7 @@ export function mountLobby(root, navigate, lobbyId) {
     const votes = {};
     for (const m of lobby.members) if (m.vote !== null && m.vote !== undefined) votes[m.vote] = (votes[m.vote] || 0) + 1;
     const nameVote = lobby.game === "ambush" || (lobby.options && lobby.options.name_vote);
-    const link = `${location.origin}/join/${lobby.id}${lobby.invite_code ? "/" + lobby.invite_code : ""}`;
+    const link = `${location.origin}/join/${lobby.id}${lobby.invite_code ? `/${lobby.invite_code}` : ""}`;
     add(box,
       h("div.room-head", h("h2", `${gameTitle(lobby.game)} — table #${lobby.id}`),
         h("div.tags", h("span.tag", lobby.rated ? "rated" : "casual"), h("span.tag", timeControlText(lobby.time_control)), h("span.tag", lobby.public ? "public" : "private"),

@@ -1,7 +1,7 @@
 // The client's router: history-API routes to page modules; header and account badge.
 import { session } from "./api.js";
 import { refreshCalls, startCalls } from "./calls.js";
-import { h, clear, icon, put } from "./dom.js";
+import { h, icon, put } from "./dom.js";
 import { mountHistory, mountMatch } from "./history.js";
 import { mountHowto } from "./learn/howto.js";
 import { mountPractice, mountPracticeStart } from "./learn/practice.js";

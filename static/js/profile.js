@@ -50,7 +50,7 @@ function upgradeForm(done) {
   password, h("button#upgrade-button.btn.btn-primary", { type: "submit" }, "Register this name"));
 }
 
-export function mountProfile(root, navigate, id) {
+export function mountProfile(root, _navigate, id) {
   const playerId = Number(id);
   const head = h("section#p-head.panel", h("p.muted", "Loading player…"));
   const chartBox = h("section#p-chart.panel");

@@ -12,7 +12,7 @@ import { seatLabels } from "./seats.js";
 import { MatchSocket } from "./socket.js";
 
 /**
- * Renderer contract (static/js/games/<game>.js, default export):
+ * Renderer contract (static/js/games/<game>/index.js, default export):
  *   { id, title, render(ctx), describeEvent(event, ctx) -> string | {text, kind} | null }
  * and optionally
  *   prompt(ctx) -> banner text; bannerClass(ctx) -> extra banner class;
@@ -68,16 +68,15 @@ export function mountTable(root, matchId, { spectate = false, observe = null } =
     onMessage: (message) => receive(message),
     onStatus: (status) => { t.connection = status; renderHead(); },
   });
-  const chronicle = new Chronicle(els.feed, () => ({ names: t.names, seat: t.seat }));
   // The game's renderer tells the feed lines; strings become plain turn lines.
-  chronicle.line = (event) => {
+  const chronicle = new Chronicle(els.feed, (event) => {
     if (!t.renderer) return null;
     const line = t.renderer.describeEvent(event, ctx());
     if (!line) return null;
     const item = typeof line === "string" ? { kind: "turn", text: line } : { ...line };
     if (item.text) item.text = item.text[0].toUpperCase() + item.text.slice(1);
     return item;
-  };
+  });
   window.__rampart = t; // for tests and curious players: the client's own model
   t.flash = flash; // a flash beside the instruction (tests show one)
   t.rerender = () => render();

@@ -7,7 +7,7 @@ import { accountPanel } from "./lobby.js";
 import { watchTournaments } from "./tournamentfeed.js";
 import { FORMATS, STATUS_WORDS, fail, gameTitle, playerLink, timeControlText, tidy } from "./tournaments.js";
 
-export function mountTournament(root, navigate, id) {
+export function mountTournament(root, _navigate, id) {
   const tid = Number(id);
   let tournament = null;
   let standings = [];

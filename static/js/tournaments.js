@@ -105,7 +105,7 @@ export function mountTournaments(root, navigate) {
     const query = new URLSearchParams();
     if (status.value) query.set("status", status.value);
     if (game.value) query.set("game", game.value);
-    history.replaceState(history.state, "", `/tournaments${query.toString() ? "?" + query : ""}`);
+    history.replaceState(history.state, "", `/tournaments${query.toString() ? `?${query}` : ""}`);
     try {
       const list = await get(`/api/tournaments?${query}`);
       clear(body);

@@ -28,7 +28,7 @@ def run(script: str) -> Any:
 
 
 def prompts(cases: list[dict[str, Any]]) -> list[str]:
-    module = json.dumps(str(ROOT / "static/js/prompts.js"))
+    module = json.dumps(str(ROOT / "static/js/games/ambush/feed.js"))
     found: list[str] = run(
         f"import {{ promptText }} from {module};\n"
         f"const cases = {json.dumps(cases)};\n"

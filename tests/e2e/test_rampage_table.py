@@ -80,8 +80,8 @@ def no_stack_faces(page: Any) -> None:
 
 
 def test_card_data_matches_the_engine() -> None:
-    """games/rampage_cards.js repeats the house list for drawing: names and values agree."""
-    source = (STATIC_DIR / "js" / "games" / "rampage_cards.js").read_text()
+    """games/rampage/cards.js repeats the house list for drawing: names and values agree."""
+    source = (STATIC_DIR / "js" / "games" / "rampage" / "cards.js").read_text()
     drawn = {
         kind: (name, int(gate), int(castle))
         for kind, name, gate, castle in re.findall(

@@ -56,8 +56,8 @@ def test_client_uses_no_external_assets() -> None:
 
 
 def test_card_data_matches_the_engine() -> None:
-    """static/js/cards.js repeats the house deck for drawing: names and damage must agree."""
-    source = (STATIC_DIR / "js" / "cards.js").read_text()
+    """games/ambush/cards.js repeats the house deck for drawing: names and damage must agree."""
+    source = (STATIC_DIR / "js" / "games" / "ambush" / "cards.js").read_text()
     drawn = {
         card_id: (name, int(damage))
         for card_id, name, damage in re.findall(

@@ -1,9 +1,9 @@
 // Game id -> the module that draws its table; games without one get the generic table.
-import ambush from "./ambush.js";
-import castles from "./castles.js";
-import ember from "./ember.js";
+import ambush from "./ambush/index.js";
+import castles from "./castles/index.js";
+import ember from "./ember/index.js";
 import generic from "./generic.js";
-import rampage from "./rampage.js";
+import rampage from "./rampage/index.js";
 
 const RENDERERS = { ambush, castles, ember, rampage };
 

@@ -1,9 +1,9 @@
 // How to play pages (/howto/<game>): the rules for players, with the cards drawn as the table
 // draws them (each game's own card art module).
-import { CARDS as AMBUSH_CARDS } from "../cards.js";
-import { cardEl as ambushCardEl } from "../board.js";
 import { h, put } from "../dom.js";
-import { RAMPAGE_CARDS, rampageCardEl } from "../games/rampage_cards.js";
+import { cardEl as ambushCardEl } from "../games/ambush/board.js";
+import { CARDS as AMBUSH_CARDS } from "../games/ambush/cards.js";
+import { RAMPAGE_CARDS, rampageCardEl } from "../games/rampage/cards.js";
 import { CARDS as CASTLES_CARDS, title as castlesTitle, typeLine } from "../games/castles/cards.js";
 import { handCardEl as castlesCardEl } from "../games/castles/board.js";
 import { CARDS as EMBER_CARDS, MODES, PLAYS } from "../games/ember/cards.js";

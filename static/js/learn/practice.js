@@ -41,7 +41,7 @@ async function guest() {
 }
 
 /** /practice/<game>/<id>: the table plus the coach. */
-export function mountPractice(root, navigate, game, matchId) {
+export function mountPractice(root, _navigate, game, matchId) {
   const coach = new Coach(game, matchId);
   const stopTable = mountTable(root, matchId, { observe: (message, model) => coach.receive(message, model) });
   // The table's one-screen layout (body[data-page="table"]), with the coach on top of it.

@@ -148,7 +148,7 @@ export function heroPicker(v, names, chooser, onPick, legal) {
 export function scoringEl(v, names, scores, mySeat) {
   const o = v.outcome;
   const place = {};
-  o.placings.forEach((group, i) => group.forEach((s) => { place[s] = i + 1; }));
+  o.placings.forEach((group, i) => { for (const s of group) place[s] = i + 1; });
   const rows = v.players.slice().sort((a, b) => place[a.seat] - place[b.seat]).map((p) => {
     const stones = scores ? scores[p.seat] : p.seat === mySeat ? p.stones : null;
     return h(`tr${p.seat === mySeat ? ".mine" : ""}`, { "data-seat": p.seat },

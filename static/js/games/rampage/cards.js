@@ -1,6 +1,6 @@
 // Castle Rampage card data (engines/rampage/cards.json, by kind) and its card art in SVG.
-import { cardBackSvg } from "../cards.js";
-import { h, svg } from "../dom.js";
+import { h, svg } from "../../dom.js";
+import { cardBackSvg } from "../ambush/cards.js";
 
 export const RAMPAGE_CARDS = {
   bomber: { name: "Bomber", gate: 2, castle: 2, purple: true, effect: "bomber", text: "Purple. When destroyed in an attack: the attack stops, the attacking card is destroyed, and so is the top card of the attacker's Gate (of the attacker's Castle if that Gate is empty)." },
@@ -141,7 +141,7 @@ export function faceSvg(id) {
 
 /** A card element: face up (an id) or face down (null). */
 export function rampageCardEl(id, { extra = "" } = {}) {
-  const el = h(`span.card.rp-card${id ? ".face" : ".back"}${extra ? "." + extra : ""}`);
+  const el = h(`span.card.rp-card${id ? ".face" : ".back"}${extra ? `.${extra}` : ""}`);
   el.append(svg(id ? faceSvg(id) : cardBackSvg()));
   if (id) {
     const c = cardInfo(id);

@@ -1,10 +1,9 @@
 // The Ambush! table: battlefield, dials, hand, the grab race and the returning of cards.
-import { CARDS, needsTarget } from "../cards.js";
-import { battlefieldEl, cardEl, dialEl, fitGrid, handEl } from "../board.js";
-import { clear, h, put, seconds } from "../dom.js";
-import { describe } from "../errors.js";
-import { describeEvent as ambushLine } from "../feed.js";
-import { promptText } from "../prompts.js";
+import { clear, h, put, seconds } from "../../dom.js";
+import { describe } from "../../errors.js";
+import { battlefieldEl, cardEl, dialEl, fitGrid, handEl } from "./board.js";
+import { CARDS, needsTarget } from "./cards.js";
+import { describeEvent as ambushLine, promptText } from "./feed.js";
 
 const key = (cell) => `${cell[0]},${cell[1]}`;
 

@@ -1,10 +1,10 @@
 // The Castles deck table: the six zones as a board, hands, the response prompt for Instants.
 // Every highlight comes from the seat's legal actions: pick a card (click, keys 1-9, or drag),
 // then a glowing zone or target; choices the board cannot show become buttons.
-import { h, put, svg } from "../dom.js";
-import { fieldEl, handCardEl, zoneLabel } from "./castles/board.js";
-import { CARDS, SIDE_NAMES, faceSvg, title } from "./castles/cards.js";
-import { cardText, describeEvent, kindOf, learn } from "./castles/feed.js";
+import { h, put, svg } from "../../dom.js";
+import { fieldEl, handCardEl, zoneLabel } from "./board.js";
+import { CARDS, SIDE_NAMES, faceSvg, title } from "./cards.js";
+import { cardText, describeEvent, kindOf, learn } from "./feed.js";
 
 const TURN_TYPES = new Set(["play", "move", "act"]);
 const WINDOW_TYPES = new Set(["trap", "strike", "trap_prompts_off"]);
@@ -151,7 +151,7 @@ function render(ctx) {
     onZone: (z) => choose(s, c.zones.get(z)),
     canDrop: (where) => dragId() !== null && dropActions(where).length > 0, onDrop,
   });
-  put(ctx.els.board, h("div.cs-board", scoreboard(v, ctx), field));
+  put(ctx.els.board, h("div.cs-board", scoreboard(v), field));
   if (ctx.els.others) put(ctx.els.others, h("div.cs-seats", seatChips(v, ctx, (seat) => seat !== ctx.seat)));
   if (ctx.els.spotlight) put(ctx.els.spotlight);
   renderMe(ctx, s, c, { answering, dragStart, dragEnd });
@@ -161,7 +161,7 @@ const isAnswering = (ctx) => playing(ctx) && ctx.view.phase === "response" && (c
 
 const sideOf = (seat) => seat % 2;
 
-function scoreboard(v, ctx) {
+function scoreboard(v) {
   const castle = (v.in_play || []).find((card) => card.kind === "castle");
   const max = castle ? castle.max_hp : CARDS.castle.hp;
   const shared = (v.pile_sizes || []).length === 1;

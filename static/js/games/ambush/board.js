@@ -1,7 +1,7 @@
 // Drawing an Ambush! view: castle dials, the battlefield grid around the deck, hands and cards.
 // Pure rendering: the live table and the replay both call these with handlers or without.
 import { CARDS, cardBackSvg, cardFaceSvg, cardName } from "./cards.js";
-import { h, icon, seconds, svg } from "./dom.js";
+import { h, icon, seconds, svg } from "../../dom.js";
 
 const key = (cell) => `${cell[0]},${cell[1]}`;
 const NEIGHBOURS = [[1, 0], [0, 1], [-1, 0], [0, -1]];
@@ -26,9 +26,9 @@ export function freeCells(view) {
 
 /** A card as a DOM element: face up (id) or face down (null). */
 export function cardEl(id, { small = false, extra = "" } = {}) {
-  const el = h(`span.card${small ? ".card-small" : ""}${id ? ".face" : ".back"}${extra ? "." + extra : ""}`);
+  const el = h(`span.card${small ? ".card-small" : ""}${id ? ".face" : ".back"}${extra ? `.${extra}` : ""}`);
   el.append(svg(id ? cardFaceSvg(id) : cardBackSvg()));
-  if (id) el.title = `${cardName(id)}${CARDS[id] && CARDS[id].text ? " — " + CARDS[id].text : ""}`;
+  if (id) el.title = `${cardName(id)}${CARDS[id] && CARDS[id].text ? ` — ${CARDS[id].text}` : ""}`;
   return el;
 }
 
@@ -59,7 +59,7 @@ export function dialEl(castle, { view, names, mySeat, clockMs, targetable, onTar
     {
       class: classes.join(" "),
       "data-seat": castle.seat,
-      "aria-label": `${name}: ${castle.hp} HP${castle.ward ? `, ward ${castle.ward}` : ""}${status ? ", " + status : ""}${targetable ? ". Choose as target" : ""}`,
+      "aria-label": `${name}: ${castle.hp} HP${castle.ward ? `, ward ${castle.ward}` : ""}${status ? `, ${status}` : ""}${targetable ? ". Choose as target" : ""}`,
       onclick: targetable ? () => onTarget(castle.seat) : null,
     },
     h("div.dial-ring", ring, castle.ward ? h("span.ward", { title: "ward" }, icon("shield"), String(castle.ward)) : null),

@@ -1,5 +1,5 @@
 // Castle Rampage events as feed lines, and one attack's reveals gathered for the table.
-import { cardName, unitName } from "./rampage_cards.js";
+import { cardName, unitName } from "./cards.js";
 
 const list = (cards) => cards.map(cardName).join(", ");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -2,10 +2,10 @@
 // hero choice, declaring targets and choices, response prompts, the hand limit and the scoring.
 // Every highlight comes from the seat's legal actions: pick a card (click or keys 1-9), then a
 // glowing target or own card; Enter confirms, P passes, Esc cancels.
-import { h, put, svg } from "../dom.js";
-import { areaEl, arcaneEl, cardEl, HAND_LIMIT, heroPicker, phaseLabel, phaseTrack, scoringEl, stackEl } from "./ember/board.js";
-import { CARDS, cardFaceSvg, cardName, cardSummary, MODES } from "./ember/cards.js";
-import { REASONS, describeEvent, learn, memory } from "./ember/feed.js";
+import { h, put, svg } from "../../dom.js";
+import { areaEl, arcaneEl, cardEl, HAND_LIMIT, heroPicker, phaseLabel, phaseTrack, scoringEl, stackEl } from "./board.js";
+import { CARDS, cardFaceSvg, cardName, cardSummary, MODES } from "./cards.js";
+import { REASONS, describeEvent, learn, memory } from "./feed.js";
 
 const SOURCE_TYPES = new Set(["play", "mode", "discard", "respond"]);
 // What a card's own-card choice does, for the buttons that declare it.

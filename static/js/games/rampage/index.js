@@ -1,9 +1,9 @@
 // The Castle Rampage table: both sides' stacks (sizes only), the attack revealed card by card,
 // permanents, the discard pile, the set-up splits, defences and plays with their costs.
-import { h, put, seconds } from "../dom.js";
-import { describe } from "../errors.js";
-import { UNIT_TYPES, cardInfo, cardName, kindOf, payCount, rampageCardEl, unitName } from "./rampage_cards.js";
-import { describeRampageEvent, lastAttack } from "./rampage_feed.js";
+import { h, put, seconds } from "../../dom.js";
+import { describe } from "../../errors.js";
+import { UNIT_TYPES, cardInfo, cardName, kindOf, payCount, rampageCardEl, unitName } from "./cards.js";
+import { describeRampageEvent, lastAttack } from "./feed.js";
 
 const STRUCTURES = ["gate", "castle"];
 const LABEL = { gate: "Gate", castle: "Castle" };
