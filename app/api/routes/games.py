@@ -1,5 +1,5 @@
 """``GET /api/games``: the games this server plays; ``GET /api/games/{id}``: one of them with
-the JSON Schema of its actions."""
+the JSON Schema of its actions; ``GET /api/games/{id}/cards``: its card data."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 
+from app.api.cards import game_cards
 from app.api.errors import declared
 from app.api.params import GamePath
+from app.api.responses.cards import GameCards
 from app.api.responses.misc import GameSummary
 from app.errors import NotFound
 from app.games import playable
@@ -99,3 +101,20 @@ async def get_game(game_id: GamePath) -> GameOut:
         bots=has_bots(engine),
         actions=actions_schema(game_id),
     )
+
+
+@router.get(
+    "/games/{game_id}/cards",
+    response_model=GameCards,
+    responses=declared(404, 422),
+)
+async def get_game_cards(game_id: GamePath) -> Any:
+    """The game's card data as its engine plays it (names, numbers, texts; Ember's heroes too):
+    what the browser client draws cards from. Refuses ``game/not_found`` (404) for an unknown
+    game and ``game/no_cards`` (404) for a game without card data."""
+    if game_id not in playable():
+        raise NotFound("game/not_found", f"no game {game_id!r}")
+    cards = game_cards(game_id)
+    if cards is None:
+        raise NotFound("game/no_cards", f"the game {game_id!r} has no card data")
+    return cards
