@@ -280,8 +280,9 @@ class Pairing(Base):
 
 
 class Ladder(Base):
-    """A rating ladder: one per game (``kind`` game, moved by every rated match of it) or a
-    custom one an organiser creates (moved by rated matches whose players all joined it)."""
+    """A rating ladder: one per game and pool (``kind`` game, moved by every rated match of it
+    in its ``pool``, ``app.scoring.pools``) or a custom one an organiser creates (moved by
+    rated matches of its pool whose players all joined it)."""
 
     __tablename__ = "ladders"
 
@@ -289,6 +290,7 @@ class Ladder(Base):
     game: Mapped[str] = mapped_column(String(32), index=True)
     name: Mapped[str] = mapped_column(String(80))
     kind: Mapped[str] = mapped_column(String(16), default="game")
+    pool: Mapped[str] = mapped_column(String(16), default="realtime", server_default="realtime")
     organiser_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

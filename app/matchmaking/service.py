@@ -25,8 +25,10 @@ from app.lobby.service import LobbyService, empty_seat
 from app.matchmaking.pairing import Group, Ticket, pair
 from app.matchmaking.playing import live_seats, refuse_if_playing
 from app.matchmaking.store import QueueStore, Record
+from app.scoring.pools import DEFAULT_POOL, Pool, pool_of
 from app.scoring.ratings import GLICKO_START, SkillRating, system_for
 from app.sessions.bots import has_bots
+from app.sessions.timecontrol import realtime_only_refusal
 from engines import registry
 
 log = logging.getLogger(__name__)
@@ -57,13 +59,22 @@ def queue_rating(rating: SkillRating) -> float:
     return GLICKO_START + 60 * value
 
 
-async def rating_for(db: AsyncSession, account_id: int, game: str, seats: int) -> float:
-    """The account's skill on the game's own ladder (a new player's initial rating)."""
+async def rating_for(
+    db: AsyncSession, account_id: int, game: str, seats: int, pool: Pool = DEFAULT_POOL
+) -> float:
+    """The account's skill on the game's own ladder of ``pool`` (a new player's initial
+    rating)."""
     system = system_for(seats)
     query = (
         select(LadderEntry.ratings)
         .join(Ladder, Ladder.id == LadderEntry.ladder_id)
-        .where(Ladder.game == game, Ladder.kind == "game", LadderEntry.account_id == account_id)
+        .where(
+            Ladder.game == game,
+            Ladder.kind == "game",
+            Ladder.pool == pool,
+            LadderEntry.account_id == account_id,
+        )
+        .order_by(Ladder.id)
     )
     ratings = (await db.execute(query)).scalars().first() or {}
     data = ratings.get(system)
@@ -131,12 +142,16 @@ class QueueService:
         (404), ``queue/bad_seats``, ``queue/rated_bots`` (bots never sit at a rated quick
         table: neither server bots nor a bot account's rated ticket, as nobody would see whom
         he is paired with before the match starts) and ``queue/no_bots`` (the game has none),
-        all 422, and
+        ``queue/realtime_only`` (days per move for a game with grab races), all 422, and
         ``queue/already_playing`` (409, with the ``match_id``) while the player holds a seat
-        in a running match."""
+        in a running match. A ticket waits until it is matched or cancelled: a correspondence
+        ticket (days per move) need not be watched."""
         engine = playable().get(game)
         if engine is None:
             raise NotFound("queue/unknown_game", f"no game {game!r}")
+        realtime_only = realtime_only_refusal(game, time_control, "queue")
+        if realtime_only is not None:
+            raise realtime_only
         low = max(2, engine.min_seats)
         if not low <= seats <= engine.max_seats:
             raise AppError("queue/bad_seats", f"{game} quick play takes {low}-"
@@ -157,7 +172,7 @@ class QueueService:
             seats=seats,
             rated=rated,
             time_control=time_control,
-            rating=await rating_for(db, player.id, game, seats),
+            rating=await rating_for(db, player.id, game, seats, pool_of(time_control)),
             enqueued_at=self.clock(),
             bots_after_s=bots_after_s,
         )

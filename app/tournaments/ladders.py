@@ -1,5 +1,7 @@
-"""Ladders: every rated match moves its game's ladder (and custom ladders its players joined):
-the 1500-point ledger and the skill rating, with one rating event per player and ladder.
+"""Ladders: every rated match moves its game's ladder of its pool (and the custom ladders of
+that pool its players joined): the 1500-point ledger and the skill rating, with one rating
+event per player and ladder. Real-time and correspondence play are separate pools
+(``app.scoring.pools``): each game has a ladder in each pool it can be played in.
 
 A ladder entry belongs to an account (a bot account's too), or to a server bot's kind and
 level ("Heuristic bot (hard)", ``app.sessions.bots.bot_identity``): each level is rated as a
@@ -30,10 +32,12 @@ from app.db.models import (
     RatingEvent,
     utcnow,
 )
-from app.errors import Conflict, Forbidden, NotFound
+from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
+from app.scoring.pools import DEFAULT_POOL, Pool, pool_of
 from app.scoring.ratings import SkillRating, System, rate_seats, system_for
 from app.sessions.bots import bot_identity, bot_label
+from app.sessions.timecontrol import REALTIME_ONLY, REALTIME_ONLY_GAMES
 from app.tournaments.background import BackgroundTasks
 from app.tournaments.writes import Writer
 from engines.base import Outcome
@@ -47,6 +51,7 @@ def ladder_json(ladder: Ladder) -> dict[str, Any]:
         "game": ladder.game,
         "name": ladder.name,
         "kind": ladder.kind,
+        "pool": ladder.pool,
         "organiser_id": ladder.organiser_id,
     }
 
@@ -92,17 +97,24 @@ def get(session: Session, ladder_id: int) -> Ladder:
     return ladder
 
 
-def listing(session: Session, game: str | None = None) -> list[Ladder]:
+def listing(session: Session, game: str | None = None, pool: Pool | None = None) -> list[Ladder]:
+    """Ladders by id, of ``game`` and ``pool`` if given."""
     query = select(Ladder).order_by(Ladder.id)
     if game:
         query = query.where(Ladder.game == game)
+    if pool is not None:
+        query = query.where(Ladder.pool == pool)
     return list(session.execute(query).scalars())
 
 
-def find_game_ladder(session: Session, game: str) -> Ladder | None:
-    """The game's own ladder: the oldest, should two processes ever have made one each (every
-    reader and writer then picks the same, as the listing orders by id)."""
-    query = select(Ladder).where(Ladder.game == game, Ladder.kind == "game").order_by(Ladder.id)
+def find_game_ladder(session: Session, game: str, pool: Pool = DEFAULT_POOL) -> Ladder | None:
+    """The game's own ladder of ``pool``: the oldest, should two processes ever have made one
+    each (every reader and writer then picks the same, as the listing orders by id)."""
+    query = (
+        select(Ladder)
+        .where(Ladder.game == game, Ladder.kind == "game", Ladder.pool == pool)
+        .order_by(Ladder.id)
+    )
     return session.execute(query).scalars().first()
 
 
@@ -173,29 +185,39 @@ def history(
 # ----- writes ------------------------------------------------------------------------------
 
 
-def game_ladder(session: Session, game: str) -> Ladder:
-    """The game's own ladder, created on first use."""
-    ladder = find_game_ladder(session, game)
+def game_ladder(session: Session, game: str, pool: Pool = DEFAULT_POOL) -> Ladder:
+    """The game's own ladder of ``pool``, created on first use (a correspondence one is named
+    "<title> (correspondence)")."""
+    ladder = find_game_ladder(session, game, pool)
     if ladder is None:
         title = playable()[game].title if game in playable() else game
-        ladder = Ladder(game=game, name=title, kind="game")
+        name = title if pool == DEFAULT_POOL else f"{title} ({pool})"
+        ladder = Ladder(game=game, name=name, kind="game", pool=pool)
         session.add(ladder)
         session.flush()
     return ladder
 
 
 def ensure_game_ladders(session: Session) -> None:
+    """Every game's ladder of each pool it is played in (real-time only games: one)."""
     for game in sorted(playable()):
         game_ladder(session, game)
+        if game not in REALTIME_ONLY_GAMES:
+            game_ladder(session, game, "correspondence")
 
 
-def create_ladder(session: Session, organiser_id: int, game: str, name: str) -> Ladder:
-    """A custom ladder. Refuses ``ladder/unknown_game`` and ``ladder/bad_name`` (blank, or with
-    invisible characters: ``app.accounts.names.title``)."""
+def create_ladder(
+    session: Session, organiser_id: int, game: str, name: str, pool: Pool = DEFAULT_POOL
+) -> Ladder:
+    """A custom ladder of ``pool``. Refuses ``ladder/unknown_game``, ``ladder/bad_name``
+    (blank, or with invisible characters: ``app.accounts.names.title``) and
+    ``ladder/realtime_only`` (a correspondence ladder of a game played only in real time)."""
     if game not in playable():
         raise NotFound("ladder/unknown_game", f"no game {game!r}")
+    if pool != DEFAULT_POOL and game in REALTIME_ONLY_GAMES:
+        raise AppError("ladder/realtime_only", REALTIME_ONLY.format(game=game), status=422)
     name = title(name, code="ladder/bad_name", what="A ladder name")
-    ladder = Ladder(game=game, name=name, kind="custom", organiser_id=organiser_id)
+    ladder = Ladder(game=game, name=name, kind="custom", organiser_id=organiser_id, pool=pool)
     session.add(ladder)
     session.flush()
     return ladder
@@ -216,9 +238,9 @@ def join_ladder(session: Session, ladder_id: int, account_id: int, name: str) ->
 
 
 def apply_match(session: Session, match_id: int) -> list[int]:
-    """Move every ladder this finished rated match counts for; returns their ids. Casual,
-    unfinished and hot-seat matches (one account in two seats) move nothing, nor does a match
-    of one server bot identity alone (it would be rated against itself)."""
+    """Move every ladder of the match's pool this finished rated match counts for; returns
+    their ids. Casual, unfinished and hot-seat matches (one account in two seats) move
+    nothing, nor does a match of one server bot identity alone (rated against itself)."""
     match = session.get(Match, match_id)
     if match is None or not match.rated or match.status != "finished" or not match.result:
         return []
@@ -227,7 +249,11 @@ def apply_match(session: Session, match_id: int) -> list[int]:
     accounts = [s.account_id for s in seats if s.account_id is not None]
     if len(accounts) != len(set(accounts)) or len({_player(s) for s in seats}) < 2:
         return []
-    ladders = [game_ladder(session, match.game), *_custom_ladders(session, match.game, seats)]
+    pool = pool_of(match.time_control)
+    ladders = [
+        game_ladder(session, match.game, pool),
+        *_custom_ladders(session, match.game, pool, seats),
+    ]
     moved = []
     for ladder in ladders:
         done = select(func.count(RatingEvent.id)).where(
@@ -239,12 +265,15 @@ def apply_match(session: Session, match_id: int) -> list[int]:
     return moved
 
 
-def _custom_ladders(session: Session, game: str, seats: list[MatchSeat]) -> list[Ladder]:
-    """Custom ladders of the game that every seat's player has joined (bots join none)."""
+def _custom_ladders(
+    session: Session, game: str, pool: Pool, seats: list[MatchSeat]
+) -> list[Ladder]:
+    """Custom ladders of the game and pool that every seat's player has joined (bots join
+    none)."""
     if any(s.account_id is None for s in seats):
         return []
     found = []
-    for ladder in listing(session, game):
+    for ladder in listing(session, game, pool):
         if ladder.kind != "custom":
             continue
         members = select(func.count(LadderEntry.id)).where(

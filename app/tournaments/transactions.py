@@ -19,8 +19,10 @@ from app.errors import AppError, Conflict, Forbidden, NotFound
 from app.games import playable
 from app.lobby.service import rated_refusal
 from app.scoring.ledger import settle
+from app.scoring.pools import pool_of
 from app.scoring.ratings import SkillRating, system_for
 from app.sessions.bots import BOT_KINDS, BOT_LEVELS, bot_spec, has_bots
+from app.sessions.timecontrol import realtime_only_refusal
 from app.tournaments import director, formats, ladders, store
 from app.tournaments.formats import Format, Status, TournamentSpec
 from app.tournaments.store import spec_of
@@ -39,14 +41,17 @@ def _organised(session: Session, organiser_id: int, tid: int) -> Tournament:
 def create(session: Session, organiser_id: int, fields: dict[str, Any]) -> int:
     """A draft tournament. Refuses ``tournament/bad_name`` (a name with invisible characters,
     ``app.accounts.names.title``), ``tournament/unknown_game``, the ``formats.validate`` codes,
-    ``tournament/bad_options`` (the engine's code in the message) and, when rated,
-    ``tournament/rated_options`` (``app.lobby.service.rated_refusal``: its tables would pass a
-    stacked deal on)."""
+    ``tournament/bad_options`` (the engine's code in the message), ``tournament/realtime_only``
+    (days per move for a game with grab races) and, when rated, ``tournament/rated_options``
+    (``app.lobby.service.rated_refusal``: its tables would pass a stacked deal on)."""
     named = fields.get("name")
     name = title(named, code="tournament/bad_name", what="A tournament name") if named else None
     engine = playable().get(fields["game"])
     if engine is None:
         raise NotFound("tournament/unknown_game", f"no game {fields['game']!r}")
+    realtime_only = realtime_only_refusal(fields["game"], fields.get("time_control"), "tournament")
+    if realtime_only is not None:
+        raise realtime_only
     stacked = rated_refusal(dict(fields.get("options") or {}), "tournament")
     if fields.get("rated", True) and stacked is not None:
         raise stacked
@@ -193,7 +198,8 @@ def start(session: Session, organiser_id: int, tid: int) -> list[int]:
     stacked = rated_refusal(dict(tournament.options or {}), "tournament")
     if tournament.rated and stacked is not None:
         raise stacked
-    ladder = ladders.find_game_ladder(session, tournament.game)
+    pool = pool_of(tournament.time_control)
+    ladder = ladders.find_game_ladder(session, tournament.game, pool)
     system = system_for(tournament.table_size)
     for entry in listed:
         rated = (

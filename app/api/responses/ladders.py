@@ -18,6 +18,9 @@ class LadderOut(Out):
     kind: Literal["game", "custom"] = Field(
         description="`game` (every rated match of the game) or `custom`"
     )
+    pool: Literal["realtime", "correspondence"] = Field(
+        description="the rated matches it counts: `realtime` or `correspondence` (days per move)"
+    )
     organiser_id: int | None = Field(description="a custom ladder's organiser (null: a game's)")
 
 

@@ -17,6 +17,7 @@ from app.api.responses.common import encoded
 from app.api.responses.ladders import LadderEntryOut, LadderOut
 from app.api.schemas import Body
 from app.api.throttles import ANONYMOUS_READS
+from app.scoring.pools import DEFAULT_POOL, Pool
 from app.tournaments import ladders as ladder_store
 from app.tournaments.ladders import LadderService, entry_json, ladder_json
 
@@ -33,9 +34,19 @@ async def get_ladders(request: Request) -> LadderService:
 LaddersDep = Annotated[LadderService, Depends(get_ladders)]
 
 
+PoolFilter = Annotated[
+    Pool,
+    Query(description="the rating pool: `realtime` (the default) or `correspondence`"),
+]
+
+
 class NewLadder(Body):
     game: ShortText
     name: str = Field(min_length=1, max_length=80)
+    pool: Pool = Field(
+        default=DEFAULT_POOL,
+        description="the rated matches it counts: `realtime` or `correspondence` (days per move)",
+    )
 
 
 @router.get(
@@ -45,11 +56,13 @@ class NewLadder(Body):
     responses=declared(422, 503),
 )
 async def list_ladders(
-    db: SessionDep, ladders: LaddersDep, game: GameFilter = None
+    db: SessionDep, ladders: LaddersDep, game: GameFilter = None, pool: PoolFilter = DEFAULT_POOL
 ) -> list[dict[str, Any]]:
-    """Every game's ladder (created on first look) and the custom ones."""
+    """Every game's ladder (created on first look) and the custom ones, of one rating pool:
+    correspondence matches (days per move) are rated apart from real-time ones."""
     await ladders.writer.run(ladder_store.ensure_game_ladders)
-    return [ladder_json(lad) for lad in await db.run_sync(partial(ladder_store.listing, game=game))]
+    work = partial(ladder_store.listing, game=game, pool=pool)
+    return [ladder_json(lad) for lad in await db.run_sync(work)]
 
 
 @router.post(
@@ -62,9 +75,14 @@ async def list_ladders(
 async def create_ladder(
     body: NewLadder, player: CurrentPlayer, db: SessionDep, ladders: LaddersDep
 ) -> dict[str, Any]:
-    """A custom ladder; rated matches move it when every player at the table has joined it."""
+    """A custom ladder; rated matches of its pool move it when every player at the table has
+    joined it."""
     work = partial(
-        ladder_store.create_ladder, organiser_id=player.id, game=body.game, name=body.name
+        ladder_store.create_ladder,
+        organiser_id=player.id,
+        game=body.game,
+        name=body.name,
+        pool=body.pool,
     )
     return ladder_json(await ladders.writer.run(work))
 
