@@ -214,6 +214,16 @@ class Clock(TypedDict):
     banks: NotRequired[
         Annotated[dict[str, int], Field(description="seat to the ms left in its match bank")]
     ]
+    days_per_move: NotRequired[
+        Annotated[
+            int,
+            Field(
+                description="a correspondence table's days per move (its deadlines are dates: "
+                "show them as such, with the welcome's `clock_rate` to turn match ms into "
+                "wall-clock time)"
+            ),
+        ]
+    ]
 
 
 @with_config(CLOSED)

@@ -160,7 +160,8 @@ class TurnClocks:
         return min(self.deadlines.values(), default=None)
 
     def message(self, now: int, seats: int) -> dict[str, Any]:
-        """The ``clock`` message: every running deadline, and each seat's bank if banked."""
+        """The ``clock`` message: every running deadline, each seat's bank if banked, and a
+        correspondence table's days per move."""
         message: dict[str, Any] = {
             "type": "clock",
             "now_ms": now,
@@ -169,4 +170,6 @@ class TurnClocks:
         }
         if self.control.match_ms is not None:
             message["banks"] = {str(seat): self.remaining(seat, now) for seat in range(seats)}
+        if self.control.days_per_move is not None:
+            message["days_per_move"] = self.control.days_per_move
         return message

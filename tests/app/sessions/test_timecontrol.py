@@ -40,6 +40,16 @@ def test_a_restart_forgives_downtime_only_in_real_time() -> None:
     assert days.deadlines == {0: DAY_MS}
 
 
+def test_the_clock_message_of_a_correspondence_table_names_its_days() -> None:
+    days = TurnClocks(TimeControl.by_correspondence(5))
+    days.update({1}, 0, None)
+    message = days.message(10, 2)
+    assert message["days_per_move"] == 5 and message["deadlines"] == {"1": 5 * DAY_MS}
+    realtime = TurnClocks(TimeControl(turn_ms=1000))
+    realtime.update({1}, 0, None)
+    assert "days_per_move" not in realtime.message(10, 2)
+
+
 async def test_a_correspondence_seat_out_of_days_while_the_server_was_down_is_due(
     tmp_path: Path,
 ) -> None:
