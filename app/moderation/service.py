@@ -127,7 +127,10 @@ class ModerationService:
         if self.send is not None:
             self.send("moderation", body)
         banned = body.get("ban")
-        return self.remove_banned(banned) if isinstance(banned, int) else []
+        if not isinstance(banned, int):
+            return []
+        await self.hub.wake_seating(banned)  # a sleeping match resigns the seat too
+        return self.remove_banned(banned)
 
     def _on_notice(self, body: dict[str, Any]) -> None:
         self._tasks.start(self._reload_then(body.get("ban")))

@@ -230,6 +230,16 @@ class Hub:
             self._start_task(session)
         return session
 
+    async def wake_seating(self, account_id: int) -> list[int]:
+        """Wake the sleeping matches where ``account_id`` has a seat (a ban resigns the seats
+        of live matches); returns those now live here (another process may have one)."""
+        woken = []
+        for match_id in await self.sleeper.wakeups.asleep_seating(account_id):
+            with contextlib.suppress(OwnedElsewhere):
+                await self.get(match_id)
+                woken.append(match_id)
+        return woken
+
     def unload(self, match_id: int) -> GameSession | None:
         """Take a live match out of this process (it fell asleep, or another process owns
         it now): its task is cancelled; its sockets are the caller's to close."""

@@ -299,6 +299,7 @@ class Sleeper:
                 log.warning("could not wake match %s: %r", match_id, error)
                 continue
             await self.wakeups.remove([match_id])
+            log.info("woke match %s: its deadline is due", match_id)
             woken.append(match_id)
         return woken
 

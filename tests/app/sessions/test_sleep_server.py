@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.app.conftest import module_server
-from tests.app.support import Api, Client, Server
+from tests.app.support import Api, Client, Server, app_command
 
 SLEEPY = {"RAMPART_HIBERNATE_AFTER_S": "0.3", "RAMPART_WAKE_POLL_S": "0.1"}
 
@@ -131,3 +131,27 @@ async def test_a_deadline_due_while_the_server_was_down_fires_after_the_restart(
     finally:
         await api.close()
         server.stop()
+
+
+async def test_a_ban_resigns_the_seat_of_a_sleeping_match(sleepy_server: Server) -> None:
+    api = Api(sleepy_server)
+    try:
+        warden = await api.guest("Sleep Warden")
+        name = (await api.get("/api/accounts/me", warden)).json()["name"]
+        granted = app_command(sleepy_server.database_url, "admin", "grant", name)
+        assert granted.returncode == 0, granted.stderr
+        tokens = [await api.guest("good sleeper"), await api.guest("bad sleeper")]
+        bad_id = (await api.get("/api/accounts/me", tokens[1])).json()["id"]
+        control = {"grace_ms": 0}
+        match_id = await api.table("tally", tokens, options={"target": 9}, time_control=control)
+        await until(lambda: wakeup_row(sleepy_server, match_id) is not None)
+        banned = await api.ok(f"/api/admin/players/{bad_id}/ban", warden, {"reason": "abuse"})
+        assert banned["resigned_in"] == [match_id]
+        for _ in range(100):
+            match = (await api.get(f"/api/matches/{match_id}")).json()
+            if match["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        assert match["forfeits"] == {"1": "banned"}
+    finally:
+        await api.close()
