@@ -7,19 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.db.models import MatchSeat
+from app.sessions.timecontrol import TimeControl
 from engines import registry
 
 
-def move_days(time_control: Mapping[str, Any] | None) -> float | None:
-    """The days a correspondence match gives each move (None: not a correspondence match,
-    so nothing is mailed about it). A match is played by correspondence when its time control
-    says ``correspondence: true`` or gives ``days_per_move``; one day when only the flag is
-    set."""
-    control = time_control or {}
-    days = control.get("days_per_move")
-    if isinstance(days, int | float) and not isinstance(days, bool) and days > 0:
-        return float(days)
-    return 1.0 if control.get("correspondence") is True else None
+def move_days(time_control: Mapping[str, Any] | None) -> int | None:
+    """The days a correspondence match gives each move (``app.sessions.timecontrol``); None:
+    not a correspondence match, so nothing is mailed about it."""
+    return TimeControl.from_json(time_control, 0).days_per_move
 
 
 def game_title(game: str) -> str:
