@@ -96,6 +96,16 @@ class TurnClocks:
     banks: dict[int, int] = field(default_factory=dict)
     running_since: dict[int, int] = field(default_factory=dict)
 
+    @classmethod
+    def resumed(
+        cls, control: TimeControl, running_since: Mapping[int, int], banks: Mapping[int, int]
+    ) -> TurnClocks:
+        """Clocks as they were kept (a sleeping match's: each running seat's start and each
+        seat's bank, in match ms), their deadlines computed again."""
+        clocks = cls(control, banks=dict(banks), running_since=dict(running_since))
+        clocks._recompute()
+        return clocks
+
     def update(self, awaiting: Iterable[int], now_ms: int, acted: int | None) -> bool:
         """Start clocks for newly awaited seats, restart the acting seat's turn, stop the
         others. Returns whether any deadline changed (the session then sends ``clock``)."""

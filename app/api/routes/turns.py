@@ -4,7 +4,10 @@ The list and the time of each match's latest move come from the database, so eve
 answers alike. Whether a match awaits the caller, and his deadline, come from the live
 session when this process plays the match; a match another process of a cluster plays is
 read at its latest logged version instead (awaited seats from the replayed state, bounded by
-the snapshots of ``app.sessions.reads``; no deadline, the turn clocks live with the owner).
+the snapshots of ``app.sessions.reads``; no deadline, the turn clocks live with the owner),
+and so is a sleeping match, whose deadline comes from the turn clocks its wake-up row kept
+(``app.sessions.sleep``): a correspondence player sees when his move is due however long the
+match has slept.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from app.api.responses.turns import MyMatches
 from app.api.routes.matches import seat_json
 from app.db.models import Match, MatchAction, MatchSeat
 from app.db.repositories import MatchRepository
+from app.sessions.clock import MatchClock
 from app.sessions.hub import Hub
 from app.sessions.seat_names import account_names
+from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.turns import wall_ms
 from engines import registry
 from engines.base import awaiting_seats
@@ -61,7 +66,25 @@ async def _awaited(
     state = engine.from_json(seen.state)
     over = engine.outcome(state) is not None
     awaited = set() if over else set(awaiting_seats(engine, state))
-    return any(seat in awaited for seat in mine), None
+    ours = [seat for seat in mine if seat in awaited]
+    return bool(ours), await _asleep_deadline(hub, match, ours) if ours else None
+
+
+async def _asleep_deadline(hub: Hub, match: Match, seats: list[int]) -> int | None:
+    """The earliest deadline of ``seats`` (epoch ms) if the match sleeps, from the clocks its
+    wake-up row kept; None: it is not asleep here, or they have no running clock."""
+    carry = await hub.sleeper.wakeups.carry(match.id)
+    if carry is None:
+        return None
+    control = TimeControl.from_json(match.time_control, hub.settings.disconnect_grace_ms)
+    running = {int(seat): int(at) for seat, at in carry.get("running_since", {}).items()}
+    banks = {int(seat): int(left) for seat, left in carry.get("banks", {}).items()}
+    clocks = TurnClocks.resumed(control, running, banks)
+    ends = [clocks.deadlines[seat] for seat in seats if seat in clocks.deadlines]
+    if not ends:
+        return None
+    # Match time follows the wall clock from the match's start (``MatchClock``).
+    return wall_ms(MatchClock(match.started_wall_ms, 0, hub.settings.clock_rate), min(ends))
 
 
 @router.get(

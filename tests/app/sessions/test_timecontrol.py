@@ -88,3 +88,12 @@ async def test_a_correspondence_seat_out_of_days_while_the_server_was_down_is_du
         registry.unregister("tally")
         await hub.stop()
         await engine.dispose()
+
+
+def test_kept_clocks_give_the_same_deadlines_again() -> None:
+    clocks = TurnClocks(TimeControl(turn_ms=5000, match_ms=3000))
+    clocks.update({0}, 0, None)
+    clocks.update({1}, 1000, acted=0)
+    kept = TurnClocks.resumed(clocks.control, clocks.running_since, clocks.banks)
+    assert kept.deadlines == clocks.deadlines == {1: 4000}
+    assert kept.remaining(0, 9999) == 2000
