@@ -46,12 +46,13 @@ from app.lobby.feed import LobbyFeed
 from app.realtime.gateway import _Conversation
 from app.sessions import commands
 from app.sessions.hub import Hub
+from app.sessions.listener import Unmeasured
 from app.sessions.session import GameSession
 from bench.tally.engine import TallyEngine
 from engines import registry
 
 
-class Seat:
+class Seat(Unmeasured):
     """A connection as the gateway and session see it; frames are kept, not written."""
 
     def __init__(self, seat: int, account_id: int) -> None:

@@ -32,19 +32,22 @@ import math
 import statistics
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 from app.races.links import LinkStats
 from app.sessions.bots import BotSeat, make_bot, replan_all
 from app.sessions.commands import Change, GrabInput, History, SeatInfo
 from app.sessions.connections import Connections
 from app.sessions.deadlines import Deadlines
+from app.sessions.intents import BotMove, Due, SettleRace, Tick
 from app.sessions.races import RaceDesk
 from app.sessions.replies import Replies
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from engines import registry
 from engines.ambush.state import AmbushState
-from engines.base import Event, Rng
+from engines.base import ActionError, Event, Rng
 from engines.botkit import LEVEL_NAMES
+from engines.playout import TICK
 
 HUMAN_FIRST_MS = 650
 HUMAN_EVERY_MS = 450
@@ -78,7 +81,7 @@ class _Sends:
     def __init__(self, called_at: float) -> None:
         self.called_at = called_at
 
-    def at(self, version: int) -> float:
+    def at(self, version: int | None) -> float:
         return self.called_at
 
 
@@ -109,6 +112,12 @@ class HumanSeat:
 
     def send_text(self, text: str) -> None:
         self.sent.append(text)
+
+    def send_numbered(self, text: str, version: int) -> None:
+        self.sent.append(text)
+
+    def race_pings(self, on: bool) -> None:
+        return None
 
     def close(self, code: int = 1000) -> None:
         return None
@@ -164,6 +173,42 @@ def _build(
     return state, bots, version + 1, now, events
 
 
+def apply_due(
+    intent: Due,
+    state: AmbushState,
+    desk: RaceDesk,
+    deadlines: Deadlines,
+    replies: Replies,
+    clock: DrivenClock,
+) -> Change | None:
+    """What the session does with what a race makes due (``GameSession._apply_due``): a
+    window settled with the engine's apply, the race's end ticked, a bot's move played."""
+    engine = registry.get("ambush")
+    if isinstance(intent, SettleRace):
+
+        def apply(seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+            return engine.apply(state, seat, action, at_ms)
+
+        settled = desk.settle(intent.now, apply)
+        if settled is None:
+            return None
+        return settled.change(lambda decision: replies.grab_decided(decision, clock.now()))
+    if isinstance(intent, Tick):
+        events = engine.tick(state, intent.at_ms)
+        if events:
+            return Change(None, TICK, intent.at_ms, events, "tick")
+        deadlines.tick_changed_nothing(intent.deadline)
+        return None
+    if isinstance(intent, BotMove):
+        try:
+            events = engine.apply(state, intent.seat, intent.action, intent.at_ms)
+        except ActionError:
+            deadlines.bot_refused(intent.seat, clock.now())
+            return None
+        return Change(intent.seat, intent.action, intent.at_ms, events, "bot")
+    raise AssertionError(f"a race without clocks or accounts has no {intent}")
+
+
 def play_race(seats: int, level: str, seed: int, human: int | None = None) -> RaceResult:
     """One race: the human at ``human`` (drawn from the seed when None) against bots."""
     engine = registry.get("ambush")
@@ -177,7 +222,7 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
     connections = Connections([SeatInfo(None, None, f"seat {s}") for s in range(seats)], 0)
     person = HumanSeat(human, HUMAN_RTT_MS, HUMAN_FIRST_MS, HUMAN_EVERY_MS)
     person.sends = _Sends(float(called_at))
-    connections.peers.add(person)  # type: ignore[arg-type]  # a listener as the desk reads one
+    connections.peers.add(person)
     deadlines = Deadlines(
         engine,
         state,
@@ -187,10 +232,9 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
         connections=connections,
         bots=bots,
         races=desk,
-        replies=Replies({}),
         history=history,
-        forfeits={},
     )
+    replies = Replies({})
     grabs = [0] * seats
     times: list[list[int]] = [[] for _ in range(seats)]
     over = False
@@ -239,11 +283,12 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
         clock.at = max(clock.at, float(due))
         progressed = False
         while not over:
-            change = deadlines.next_change(clock.now())
-            if change is False:
+            intent = deadlines.due(clock.now())
+            if intent is None:
                 break
             progressed = True
-            if change is not True:
+            change = apply_due(intent, state, desk, deadlines, replies, clock)
+            if change is not None:
                 commit(change)
         if not progressed:
             clock.at += 1.0  # what is due waits on time still to come (a window's hold)

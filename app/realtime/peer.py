@@ -34,7 +34,8 @@ def _monotonic_ms() -> float:
 
 
 class Peer:
-    """A connection as the session sees it: ``send_text`` never waits on the network.
+    """A connection as the session sees it (``MatchPeer``): ``send_text`` never waits on the
+    network.
 
     A client that stops reading fills its outbox; past ``outbox_limit`` messages it is
     closed (1008) rather than letting its backlog grow without bound.
@@ -230,6 +231,12 @@ class Peer:
             return
         nonce = self.last_nonce = next(self._nonces)
         self._put(f'{{"type":"ping","nonce":{nonce}}}', None, nonce)
+
+    def race_pings(self, on: bool) -> None:
+        """Ping every 250 ms while ``on`` (a grab race is possible: set by the session for a
+        player of a game with grab races), at the idle cadence otherwise (``MatchPeer``)."""
+        self.race_possible = on
+        self.wake_pings()
 
     def wake_pings(self) -> None:
         """A race became possible: ping now rather than at the end of the slower period."""

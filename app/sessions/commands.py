@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from app.jsonenc import encode_kept
-from app.sessions import wire
+from app.sessions.listener import MatchPeer
 from engines.base import Event
 
 
@@ -39,7 +39,7 @@ class GrabInput:
 
 @dataclass
 class Submit:
-    peer: wire.Listener
+    peer: MatchPeer
     seat: int
     client_seq: int
     action: dict[str, Any]
@@ -84,18 +84,18 @@ class Change:
 
 @dataclass
 class Attach:
-    peer: wire.Listener
+    peer: MatchPeer
     last_version: int | None
 
 
 @dataclass
 class Detach:
-    peer: wire.Listener
+    peer: MatchPeer
 
 
 @dataclass
 class Chat:
-    peer: wire.Listener
+    peer: MatchPeer
     text: str
 
 

@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.sessions import wire
 from app.sessions.commands import SeatInfo
-
-
-def send_numbered(peer: Any, text: str, version: int) -> None:
-    """A numbered broadcast: a connection that keeps send times stamps when it leaves (the
-    ``S_ref`` of a grab that refers to it); any other listener just gets the text."""
-    send = getattr(peer, "send_numbered", None)
-    if send is not None:
-        send(text, version)
-    else:
-        peer.send_text(text)
-
-
-def set_race_pings(peer: Any, *, on: bool) -> None:
-    """Ping the connection every 250 ms while a race is possible (the link measurement of
-    ``app/races/links.py``)."""
-    if hasattr(peer, "race_possible"):
-        peer.race_possible = on
-        peer.wake_pings()
+from app.sessions.listener import MatchPeer
 
 
 class Connections:
@@ -35,7 +16,7 @@ class Connections:
 
     def __init__(self, seats: list[SeatInfo], now: int) -> None:
         self.seats = seats
-        self.peers: set[wire.Listener] = set()
+        self.peers: set[MatchPeer] = set()
         self.away: dict[int, int] = {
             seat: now for seat, info in enumerate(seats) if info.account_id is not None
         }
@@ -47,7 +28,7 @@ class Connections:
             return []
         return [seat for seat, info in enumerate(self.seats) if info.account_id == account_id]
 
-    def join(self, peer: wire.Listener, *, playing: bool) -> None:
+    def join(self, peer: MatchPeer, *, playing: bool) -> None:
         """Attach ``peer``; its account's seats are back (told to the others while
         ``playing``: the match is not over)."""
         self.peers.add(peer)
@@ -60,7 +41,7 @@ class Connections:
         if playing:
             self._presence(back, connected=True, skip=peer)
 
-    def leave(self, peer: wire.Listener, now: int, *, playing: bool) -> None:
+    def leave(self, peer: MatchPeer, now: int, *, playing: bool) -> None:
         """Detach ``peer``; while ``playing``, once its account has no connection left its
         seats are away, and the others hear it."""
         self.peers.discard(peer)
@@ -89,12 +70,14 @@ class Connections:
                 restarted.append(seat)
         return restarted
 
-    def tell_all(self, text: str, *, skip: wire.Listener | None = None) -> None:
+    def tell_all(self, text: str, *, skip: MatchPeer | None = None) -> None:
         for peer in list(self.peers):
             if peer is not skip:
                 peer.send_text(text)
 
-    def _presence(self, seats: list[int], *, connected: bool, skip: Any = None) -> None:
+    def _presence(
+        self, seats: list[int], *, connected: bool, skip: MatchPeer | None = None
+    ) -> None:
         for seat in seats:
             message = {"type": "presence", "seat": seat, "connected": connected}
             self.tell_all(wire.dumps(message), skip=skip)

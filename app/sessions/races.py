@@ -1,9 +1,11 @@
 """A session's grab races: grabs fed to the arbiter, its decisions logged and answered.
 
-The session stays the single writer: it asks the desk what is due, applies the winning grab
-to the engine with ``at_ms = V`` and logs the decision records with that version. Times here
-are match milliseconds as floats (``MatchClock.precise``); a client's ``dt`` is wall time,
-scaled by the clock rate (1 outside tests).
+The session stays the single writer: ``app/sessions/deadlines.py`` tells it when a cell's
+window has closed (``window_closed``); the session then has the desk ``settle`` it, trying the
+claims in order with its own apply (the grab applied to the engine at ``at_ms = V``), and logs
+the decision records with the winner's version. The desk never touches the engine's state.
+Times here are match milliseconds as floats (``MatchClock.precise``); a client's ``dt`` is wall
+time, scaled by the clock rate (1 outside tests).
 """
 
 from __future__ import annotations
@@ -18,8 +20,13 @@ from app.races.arbiter import Arbiter
 from app.races.claims import Claim, Decision
 from app.races.links import LOCAL, LinkStats
 from app.sessions.clock import MatchClock
-from app.sessions.commands import GrabInput, History
+from app.sessions.commands import Change, GrabInput, History
+from app.sessions.listener import MatchPeer
 from engines.base import ActionError, Engine, Event, State
+
+# The session's apply of one claim: the grab action of ``seat`` at match time ``at_ms``,
+# its events, or ActionError.
+ApplyGrab = Callable[[int, dict[str, Any], int], list[Event]]
 
 RACE_GAMES = frozenset({"ambush"})
 
@@ -32,6 +39,33 @@ class Settlement:
     decisions: list[Decision]
     winner: Decision | None
     events: list[Event]
+
+    def change(self, answer: Callable[[Decision], None]) -> Change | None:
+        """The winner's grab as the change to log, every decision on the cell given to
+        ``answer`` once it is logged (before the broadcast); with no winner, no change, and
+        the refusals are answered now."""
+
+        def answer_all(version: int = 0) -> None:
+            for decision in self.decisions:
+                answer(decision)
+
+        winner = self.winner
+        if winner is None:
+            answer_all()
+            return None
+        claim = winner.claim
+        sender = claim.token[0] if isinstance(claim.token, tuple) else None
+        return Change(
+            claim.seat,
+            {"type": "grab", "cell": claim.cell},
+            claim.v,
+            self.events,
+            "player" if sender is not None else "bot",
+            account_id=sender.account_id if sender is not None else None,
+            client_seq=claim.client_seq,
+            arbitration={"mode": "arbiter", "decisions": [winner.record]},
+            before_broadcast=answer_all,
+        )
 
 
 class RaceDesk:
@@ -70,12 +104,12 @@ class RaceDesk:
 
     # ----- links ---------------------------------------------------------------------------
 
-    def refresh_links(self, seats: int, peers: Iterable[Any], bots: Iterable[int]) -> None:
+    def refresh_links(self, seats: int, peers: Iterable[MatchPeer], bots: Iterable[int]) -> None:
         """Each seat's link is its slowest connection. A seat with none cannot bring a claim
         over the network and a bot is timed exactly: windows do not wait for either."""
         slowest: dict[int, LinkStats] = {}
         for peer in peers:
-            meter = getattr(peer, "meter", None)
+            meter = peer.meter
             if peer.seat is None or meter is None:
                 continue
             stats = meter.stats()
@@ -91,7 +125,7 @@ class RaceDesk:
 
     def grab(
         self,
-        peer: Any,
+        peer: MatchPeer,
         seat: int,
         key: tuple[int | None, int],
         client_seq: int,
@@ -102,8 +136,7 @@ class RaceDesk:
         held = (key[0], key[1], client_seq)
         if held in self.held:
             return None
-        sends = getattr(peer, "sends", None)
-        meter = getattr(peer, "meter", None)
+        sends, meter = peer.sends, peer.meter
         race = self.arbiter.race
         s_ref = sends.at(measured.ref) if sends is not None else None
         s_call = sends.at(race.version) if sends is not None and race is not None else None
@@ -171,16 +204,22 @@ class RaceDesk:
             return False
         return self.holds_before(deadline) or now < self.arbiter.safe_after(deadline)
 
-    def settle(self, now: float, engine: Engine, state: State) -> Settlement | None:
-        """Decide the next cell whose window has closed (None: none has): its claims are tried
-        on the engine in order, each at its ``V``, until one is accepted (the winner, applied
-        to ``state``); the others are refused with the engine's code."""
+    def window_closed(self, now: float) -> bool:
+        """Whether ``settle`` has a cell to decide at ``now``."""
+        due = self.arbiter.due_at()
+        return due is not None and due <= now
+
+    def settle(self, now: float, apply: ApplyGrab) -> Settlement | None:
+        """Decide the next cell whose window has closed (None: none has): its claims go in
+        order to ``apply`` (the session's), each at its ``V``, until one is accepted (the
+        winner, whose events the session now holds); the others are refused with the
+        engine's code."""
         applied: list[list[Event]] = []
 
         def accept(claim: Claim) -> str | None:
             action = {"type": "grab", "cell": claim.cell}
             try:
-                applied.append(engine.apply(state, claim.seat, action, claim.v))
+                applied.append(apply(claim.seat, action, claim.v))
             except ActionError as refusal:
                 return refusal.code
             return None

@@ -52,7 +52,7 @@ def answer_failure(session: Restorable, command: FromPeer, *, restoring: bool) -
         "match %s: handling %s from seat %s failed%s",
         session.match_id,
         type(command).__name__,
-        getattr(command.peer, "seat", None),
+        command.peer.seat,
         "; restoring the match from its log" if restoring else "",
     )
     if isinstance(command, Detach):

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.action_log import ActionLogWriter
 from app.db.engine import database_unavailable
 from app.ops.metrics import METRICS
-from app.protocol.match import Ended, Welcome
+from app.protocol.match import Ended
 from app.races.claims import Decision
 from app.sessions import recovery, wire
 from app.sessions.actor import Actor
@@ -40,18 +40,22 @@ from app.sessions.commands import (
     Submit,
     Told,
 )
-from app.sessions.connections import Connections, send_numbered, set_race_pings
+from app.sessions.connections import Connections
 from app.sessions.deadlines import Deadlines
+from app.sessions.intents import BotMove, Due, Forfeit, SettleRace, Tick, TimeOut
 from app.sessions.races import RaceDesk
 from app.sessions.replies import Answers, Replies, key_of
 from app.sessions.results import write_result
-from app.sessions.seat_names import players_json
 from app.sessions.seat_views import SeatViews
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.turns import TurnWatch
-from engines.base import ALL, ActionError, Engine, State, events_for
+from app.sessions.welcome import welcome
+from engines.base import ALL, ActionError, Engine, Event, State, events_for
+from engines.playout import TICK
 
 log = logging.getLogger(__name__)
+
+RESIGN: dict[str, Any] = {"type": "resign"}
 
 RESULT_RETRY_S = 0.5  # between tries of a result write while the database cannot be written
 
@@ -190,15 +194,76 @@ class GameSession(Actor[Command]):
         return None if due is None else self.clock.monotonic_at(due) + 0.0005
 
     async def fire_due(self) -> None:
-        """Commit whatever time has made due, one change at a time, earliest first."""
+        """Apply whatever time has made due (``Deadlines.due``), one intent at a time,
+        earliest first, committing each change it makes."""
         for _ in range(64):
             if self.finished or self.urgent_pending():
                 return
-            change = self.deadlines.next_change(self.clock.now())
-            if change is False:
+            intent = self.deadlines.due(self.clock.now())
+            if intent is None:
                 return
-            if change is not True:
+            change = self._apply_due(intent)
+            if change is not None:
                 await self._commit(change)
+
+    def _apply_due(self, intent: Due) -> Change | None:
+        """Apply one intent to the engine: the change to log, or None when it changed nothing
+        (a tick with no events, a refused bot move, a race decided with no winner, a
+        forfeit of a seat already out)."""
+        match intent:
+            case Tick(deadline, at_ms):
+                events = self.engine.tick(self.state, at_ms)
+                if events:
+                    return Change(None, TICK, at_ms, events, "tick")
+                self.deadlines.tick_changed_nothing(deadline)
+                return None
+            case SettleRace(now):
+                return self._settle_race(now) if self.races is not None else None
+            case TimeOut(seat, action, at_ms):
+                try:
+                    events = self.engine.apply(self.state, seat, action, at_ms)
+                except ActionError:
+                    return self._forfeit(Forfeit(seat, "time", at_ms))
+                return Change(seat, action, at_ms, events, "timeout")
+            case Forfeit():
+                return self._forfeit(intent)
+            case BotMove(seat, action, at_ms):
+                try:
+                    events = self.engine.apply(self.state, seat, action, at_ms)
+                except ActionError as refusal:
+                    log.debug("bot %s refused %s: %s", seat, action, refusal.code)
+                    self.deadlines.bot_refused(seat, self.clock.now())
+                    return None
+                return Change(seat, action, at_ms, events, "bot")
+
+    def _forfeit(self, intent: Forfeit) -> Change | None:
+        """Resign the seat for the intent's reason; a seat already out is skipped."""
+        seat, at_ms = intent.seat, intent.at_ms
+        try:
+            events = self.engine.apply(self.state, seat, RESIGN, at_ms)
+        except ActionError:
+            self.turn_clocks.stop(seat, at_ms)
+            return None
+        self.forfeits[str(seat)] = intent.reason
+        # The logged action stays a plain resign so replay feeds the engine what it accepted;
+        # the reason lives in ``cause`` (and in the match's forfeits at the end).
+        return Change(seat, dict(RESIGN), at_ms, events, f"forfeit_{intent.reason}")
+
+    def _settle_race(self, now: float) -> Change | None:
+        """The race desk decides the cell whose window closed, each claim tried with
+        ``_apply_grab``: the winner's grab as a change, or None (``Settlement.change``)."""
+        assert self.races is not None
+        settled = self.races.settle(now, self._apply_grab)
+        if settled is None:
+            return None
+        return settled.change(self._grab_decided)
+
+    def _grab_decided(self, decision: Decision) -> None:
+        self.replies.grab_decided(decision, self.clock.now())
+
+    def _apply_grab(self, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+        """One claim of a race tried on the engine (``RaceDesk.settle``)."""
+        return self.engine.apply(self.state, seat, action, at_ms)
 
     # ----- the path of an action: check, log, advance, announce ---------------------------
 
@@ -348,8 +413,8 @@ class GameSession(Actor[Command]):
         if all(event.get("visible_to", ALL) == ALL for event in events):
             public = wire.dumps(events_for(events, None))
         for peer in list(self.peers):
-            send_numbered(
-                peer, self.views.patch_text(peer.seat, version, events, at_ms, public), version
+            peer.send_numbered(
+                self.views.patch_text(peer.seat, version, events, at_ms, public), version
             )
         METRICS.broadcast_seconds.observe(time.perf_counter() - started)
         self.turns.moved(self.views.awaiting())
@@ -368,7 +433,7 @@ class GameSession(Actor[Command]):
         self.result_unwritten = False
         self.turn_clocks.clear()
         for peer in self.peers:
-            set_race_pings(peer, on=False)
+            peer.race_pings(False)
         for bot in self.bots.values():
             bot.plan = None
         if self.on_finish is not None:
@@ -386,39 +451,16 @@ class GameSession(Actor[Command]):
         return self.connections.seats_of(account_id)
 
     def _attach(self, command: Attach) -> None:
-        """A connection joins: a ``welcome`` at the current version, carrying (``missed``)
-        the events of each version it missed since ``last_version`` when they are still
-        kept, then the clocks. Nothing after the welcome is older than it: a resumed client
+        """A connection joins: a ``welcome`` at the current version (``welcome.py``), then
+        the clocks. Nothing after the welcome is older than it: a resumed client
         never sees versions go backwards."""
         peer = command.peer
         playing = not self.finished
         if peer.seat is not None and self.races is not None and playing:
-            set_race_pings(peer, on=True)  # only players race: spectators keep the idle cadence
+            peer.race_pings(True)  # only players race: spectators keep the idle cadence
         self.connections.join(peer, playing=playing)
-        missed = None
-        if command.last_version is not None and command.last_version <= self.version:
-            missed = self.history.since(command.last_version)
-        welcome: Welcome = {
-            "type": "welcome",
-            "match_id": self.match_id,
-            "seat": peer.seat,
-            "seats": self.seats_of(peer.account_id),
-            "version": self.version,
-            "view": self.views.view_for(peer.seat),  # kept as the base of the next diff
-            "legal": self.views.legal_for(peer.seat),
-            "awaiting": self.views.awaiting(),
-            "at_ms": self.clock.now(),
-            "clock_rate": self.clock.rate,
-            "status": "finished" if self.finished else "running",
-            "resumed": missed is not None,
-            "missed": [
-                {"version": version, "at_ms": at_ms, "events": events_for(events, peer.seat)}
-                for version, events, at_ms in missed or []
-            ],
-            "names": [info.name for info in self.seats],
-            "players": players_json(self.seats),
-        }
-        send_numbered(peer, wire.dumps(welcome), self.version)
+        text = wire.dumps(welcome(self, peer.seat, peer.account_id, command.last_version))
+        peer.send_numbered(text, self.version)
         if self.finished and self.ended is not None:
             peer.send_text(wire.dumps(self.ended))
         if self.turn_clocks.deadlines:
@@ -454,9 +496,7 @@ class GameSession(Actor[Command]):
             connections=self.connections,
             bots=self.bots,
             races=self.races,
-            replies=self.replies,
             history=self.history,
-            forfeits=self.forfeits,
         )
 
     # ----- the turn clocks ---------------------------------------------

@@ -1,33 +1,23 @@
-"""Server-to-client message builders and the connection protocol the session writes to."""
+"""Server-to-client message builders, and the server's own seat as a listener."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from app.jsonenc import encode_text
 from app.ops.metrics import METRICS
 from app.protocol.common import Error
 from app.protocol.match import Ack, GrabResult
+from app.sessions.listener import Unmeasured
 
 
-class Listener(Protocol):
-    """A connection attached to a match: its seat (None: spectator) and a non-blocking send."""
-
-    seat: int | None
-    account_id: int | None
-
-    def send_text(self, text: str) -> None: ...
-
-    def close(self, code: int = 1000) -> None: ...
-
-
-class ServerSeat:
+class ServerSeat(Unmeasured):
     """The listener of an action the server submits for a seat (a withdrawal's or a ban's
     resign): its replies go nowhere."""
 
     def __init__(self, account_id: int | None, seat: int) -> None:
         self.account_id = account_id
-        self.seat: int | None = seat
+        self.seat = seat
 
     def send_text(self, text: str) -> None:
         return None

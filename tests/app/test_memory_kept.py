@@ -16,6 +16,7 @@ import pytest
 from app.db.repositories import MatchRepository, SeatSpec
 from app.sessions.commands import Attach, Detach, History
 from app.sessions.hub import Hub
+from app.sessions.listener import Unmeasured
 from tests.app.support import tally_in_process
 
 
@@ -39,7 +40,7 @@ def test_history_entries_hold_their_own_size_not_the_encoders_buffer() -> None:
     assert history.since(299) == [(300, events, 3000)]
 
 
-class Spectator:
+class Spectator(Unmeasured):
     seat: int | None = None
     account_id: int | None = None
 

@@ -12,10 +12,11 @@ import orjson
 import pytest
 
 from app.sessions import commands
+from app.sessions.listener import Unmeasured
 from tests.app.support import action_row, tally_in_process
 
 
-class FakePeer:
+class FakePeer(Unmeasured):
     """A connection that records what the session sends it."""
 
     def __init__(self, seat: int | None, account_id: int | None) -> None:

@@ -25,6 +25,7 @@ from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import MatchRepository, SeatSpec
 from app.sessions import commands
 from app.sessions.hub import Hub
+from app.sessions.listener import Unmeasured
 from app.sessions.session import GameSession
 from app.sessions.view_diff import diff_view
 from bench.tally.engine import TallyEngine
@@ -41,7 +42,7 @@ def plain(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
-class CheckingPeer:
+class CheckingPeer(Unmeasured):
     """A connection that reads every welcome and patch as a client does (the official
     client's ``HeldView``) and checks what it then holds against the engine at that moment:
     the session sends a version's patches while its state is at that version."""

@@ -18,13 +18,14 @@ from app.realtime.messages import Hello
 from app.realtime.peer import KEEPALIVE_S, Peer
 from app.security import issue_token
 from app.sessions import commands
+from app.sessions.listener import Unmeasured
 from tests.app.realtime.test_frames import FakeFrames, peer_on
 from tests.app.support import match_in_process
 
 SETTINGS = Settings(database_url="sqlite+aiosqlite:///unused.db")
 
 
-class RacePeer:
+class RacePeer(Unmeasured):
     """A connection as the session sees it, with the race-cadence switch of ``Peer``."""
 
     def __init__(self, seat: int | None, account_id: int | None) -> None:
@@ -35,8 +36,8 @@ class RacePeer:
     def send_text(self, text: str) -> None:
         self.sent.append(text)
 
-    def wake_pings(self) -> None:
-        pass
+    def race_pings(self, on: bool) -> None:
+        self.race_possible = on
 
     def close(self, code: int = 1000) -> None:
         pass
