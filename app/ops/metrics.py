@@ -88,6 +88,9 @@ class Metrics:
         # Building and queueing one change's messages for every connection of its match.
         self.broadcast_seconds = PlainHistogram(FAST_BUCKETS)
         self.races = PlainCounter()
+        # Matches put to sleep, and woken by their due deadline (``app/sessions/sleep.py``).
+        self.slept = PlainCounter()
+        self.woken = PlainCounter()
         self.registry.register(MoveCollector(self))
         self.errors = Counter(
             "rampart_errors",
@@ -162,6 +165,14 @@ class MoveCollector(Collector):
         )
         yield CounterMetricFamily(
             "rampart_races", "Ambush! grab races started.", value=metrics.races.value
+        )
+        yield CounterMetricFamily(
+            "rampart_matches_slept", "Idle matches put to sleep.", value=metrics.slept.value
+        )
+        yield CounterMetricFamily(
+            "rampart_matches_woken",
+            "Sleeping matches this process woke because a deadline of theirs was due.",
+            value=metrics.woken.value,
         )
 
 

@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Match, MatchSeat, MatchWakeup
+from app.ops.metrics import METRICS
 from app.sessions.session import GameSession
 
 log = logging.getLogger(__name__)
@@ -280,6 +281,7 @@ class Sleeper:
         if slept and hub.placement is not None:
             await hub.placement.release(slept)  # the next process asked for it claims it
         if slept:
+            METRICS.slept.inc(len(slept))
             log.info("%d matches fell asleep", len(slept))
         return slept
 
@@ -300,6 +302,7 @@ class Sleeper:
                 continue
             await self.wakeups.remove([match_id])
             log.info("woke match %s: its deadline is due", match_id)
+            METRICS.woken.inc()
             woken.append(match_id)
         return woken
 
