@@ -79,9 +79,12 @@ def event_loop() -> str:
 
 
 def hand_over_of(app: Any) -> Awaitable[None] | None:
-    """The app's hand-over of its matches (set by its lifespan; None before it started)."""
-    hand_over = getattr(app.state, "hand_over", None)
-    return hand_over() if hand_over is not None else None
+    """The app's hand-over of its matches (``Hub.hand_over``; None before its lifespan has
+    started the hub)."""
+    from app.realtime.services import provided  # the whole app: imported once it serves
+
+    services = provided(app)
+    return services.hub.hand_over() if services is not None else None
 
 
 def main() -> None:

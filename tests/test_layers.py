@@ -22,13 +22,20 @@ The layers of ``app/``, from the bottom up (``engines/`` sits below them all):
 5. ``sessions/``: one authoritative session per match, and the hub that holds them;
 6. what opens matches: ``lobby/`` (tables and the lobby feed), ``practice/`` (bot tables);
 7. ``tournaments/`` and ``matchmaking/`` (both seat players through the lobby);
-8. ``moderation/`` (reports, bans, voiding a match and its tournament results);
+8. ``moderation/`` (reports, bans, voiding a match and its tournament results), ``notify/``
+   (e-mail about correspondence matches);
 9. ``realtime/``: the match and lobby sockets, and relaying a socket to the match's owner;
 10. ``api/``: the REST routes;
-11. wiring: ``main.py`` (the application), ``node.py`` (this process as one node of a
-    cluster), ``cli.py`` (the operator's commands), ``web.py`` (the browser client),
-    ``__main__.py`` (the process): they may import anything, nothing imports them but each
-    other.
+11. wiring: ``main.py`` (the application), ``wiring.py`` (its services built, started and
+    stopped), ``node.py`` (this process as one node of a cluster), ``cli.py`` (the operator's
+    commands), ``web.py`` (the browser client), ``__main__.py`` (the process): they may import
+    anything, nothing imports them but each other.
+
+Only ``app/realtime/services.py`` reads or writes ``app.state``: everything else reaches the
+process's services through typed dependencies (``app.api.deps``) or is handed them.
+
+Nothing in ``app/`` or ``engines/`` imports or names a module of ``bench/`` (the benchmarks
+stand on the server; a benchmark's game reaches it through an entry point in pyproject.toml).
 
 A new folder or top-level module of ``app/`` goes into ``LAYERS`` below, or this test fails.
 """
@@ -36,6 +43,7 @@ A new folder or top-level module of ``app/`` goes into ``LAYERS`` below, or this
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -53,10 +61,10 @@ LAYERS: dict[str, int] = {
     "sessions": 5,
     **dict.fromkeys(["lobby", "practice"], 6),
     **dict.fromkeys(["tournaments", "matchmaking"], 7),
-    "moderation": 8,
+    **dict.fromkeys(["moderation", "notify"], 8),
     "realtime": 9,
     "api": 10,
-    **dict.fromkeys(["main", "node", "cli", "web", "__main__"], 11),
+    **dict.fromkeys(["main", "wiring", "node", "cli", "web", "__main__"], 11),
 }
 # Layers whose units are single modules, which may import each other (cycles still fail).
 OPEN_LAYERS = frozenset({1, 11})
@@ -216,3 +224,75 @@ def test_each_folder_of_app_imports_only_lower_layers() -> None:
             + ", ".join(modules)
         )
     assert not upward, "imports of a folder at the same layer or above:\n" + "\n".join(upward)
+
+
+# A module path of bench/ in a string, as ``importlib.import_module`` or an entry point takes it.
+BENCH_NAME = re.compile(r"bench(\.\w+)+(:\w+)?")
+
+
+def bench_references(path: Path, module: str) -> list[str]:
+    """The modules of ``bench/`` the file imports, or names in a string constant."""
+    found = {name for name in imported_names(path, module) if name.split(".")[0] == "bench"}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        text = getattr(node, "value", None) if isinstance(node, ast.Constant) else None
+        if isinstance(text, str) and BENCH_NAME.fullmatch(text.strip()):
+            found.add(text.strip())
+    return sorted(found)
+
+
+def test_app_and_engines_neither_import_nor_name_bench() -> None:
+    offending = [
+        f"  {module}: {', '.join(names)}"
+        for module, path in sorted(source_files().items())
+        if (names := bench_references(path, module))
+    ]
+    assert not offending, "the server must not reach into bench/, but:\n" + "\n".join(offending)
+
+
+def test_the_bench_check_sees_an_import_and_a_named_module(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text(
+        "import bench.loadgen\nfrom bench import peers\n"
+        'GAME = "bench.tally.engine:TallyEngine"\nTEXT = "a bench of tests"\n'
+    )
+    assert bench_references(source, "app.x") == [
+        "bench",
+        "bench.loadgen",
+        "bench.peers",
+        "bench.tally.engine:TallyEngine",
+    ]
+
+
+SERVICES_HOME = "app.realtime.services"
+
+
+def app_state_uses(path: Path) -> list[int]:
+    """The lines that touch an application's ``state`` (``app.state``, ``request.app.state``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return sorted(
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr == "state"
+        and (
+            (isinstance(node.value, ast.Name) and node.value.id == "app")
+            or (isinstance(node.value, ast.Attribute) and node.value.attr == "app")
+        )
+    )
+
+
+def test_only_the_services_container_touches_app_state() -> None:
+    offending = [
+        f"  {module}: lines {', '.join(map(str, lines))}"
+        for module, path in sorted(source_files().items())
+        if module != SERVICES_HOME and (lines := app_state_uses(path))
+    ]
+    assert not offending, "app.state outside " + SERVICES_HOME + ":\n" + "\n".join(offending)
+
+
+def test_the_app_state_check_sees_every_spelling(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text(
+        "a = request.app.state.hub\nb = app.state.limits\napp.state.c = 1\nd = session.state\n"
+    )
+    assert app_state_uses(source) == [1, 2, 3]

@@ -1,5 +1,5 @@
 """What stands between a request and a password: the argon2 workers, one set per process
-(``app.state.account_guard``). The limits on logins and registrations are
+(``Services.account_guard``). The limits on logins and registrations are
 ``app.ops.ratelimits.EdgeLimits``'s, checked before any password is hashed."""
 
 from __future__ import annotations

@@ -6,27 +6,27 @@ from __future__ import annotations
 
 from fastapi import Depends, Request
 
+from app.api.deps import LimitsDep, SettingsDep
+from app.config import Settings
 from app.errors import AppError
 from app.ops.ratelimits import EdgeLimits, client_address
 from app.security import read_token
 
 
-async def limit_anonymous_reads(request: Request) -> None:
+async def limit_anonymous_reads(request: Request, limits: LimitsDep, settings: SettingsDep) -> None:
     """Without a valid bearer token, count the read against the client address's
     ``RAMPART_READ_ADDRESS_LIMIT`` (``rate/limited``, 429 with ``Retry-After``); a signed-in
     player's reads are not counted. The header is read here, not declared: these routes take
     no token of their own (those that do check it as before)."""
-    if signed_in(request):
+    if signed_in(request, settings):
         return
-    limits: EdgeLimits = request.app.state.limits
     await limits.rates.hit(limits.reads, client_address(request.scope.get("client")))
 
 
-def signed_in(request: Request) -> bool:
+def signed_in(request: Request, settings: Settings) -> bool:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return False
-    settings = request.app.state.settings
     try:
         read_token(settings.secret, token.strip(), settings.token_ttl_s)
     except AppError:
@@ -37,10 +37,9 @@ def signed_in(request: Request) -> bool:
 ANONYMOUS_READS = Depends(limit_anonymous_reads)
 
 
-async def count_new_table(request: Request, account_id: int) -> None:
+async def count_new_table(request: Request, limits: EdgeLimits, account_id: int) -> None:
     """One new table for ``account_id`` and the client address: ``RAMPART_TABLE_ACCOUNT_LIMIT``
     and ``RAMPART_TABLE_ADDRESS_LIMIT`` (``rate/limited``, 429 with ``Retry-After``)."""
-    limits: EdgeLimits = request.app.state.limits
     address = client_address(request.scope.get("client"))
     await limits.rates.hit_all(
         (limits.tables_by_account, str(account_id)), (limits.tables_by_address, address)

@@ -139,7 +139,7 @@ class RateLimits:
 
 
 class EdgeLimits:
-    """Every limit on client addresses and accounts of this process (``app.state.limits``),
+    """Every limit on client addresses and accounts of this process (``Services.limits``),
     built from the settings; ``sockets`` counts open match and lobby sockets per address."""
 
     def __init__(self, settings: Settings) -> None:

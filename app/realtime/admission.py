@@ -12,8 +12,8 @@ from contextlib import asynccontextmanager
 from fastapi import WebSocket
 from starlette.types import Message
 
-from app.config import Settings
-from app.ops.ratelimits import EdgeLimits, client_address, relayed
+from app.ops.ratelimits import client_address, relayed
+from app.realtime.services import Services
 from app.sessions import wire
 
 # Close codes: too many sockets from the client's address; no hello in time.
@@ -22,14 +22,13 @@ CLOSE_NO_HELLO = 4408
 
 
 @asynccontextmanager
-async def admitted(websocket: WebSocket) -> AsyncIterator[bool]:
+async def admitted(websocket: WebSocket, services: Services) -> AsyncIterator[bool]:
     """True while the socket holds one of its address's places; False (after accepting it,
     sending ``error{code: "rate/limited"}`` and closing it 4429) when the address has none
     left. A relay from another process of the cluster was counted where the client
     connected."""
-    settings: Settings = websocket.app.state.settings
-    limits: EdgeLimits = websocket.app.state.limits
-    if relayed(websocket.headers, settings.secret):
+    limits = services.limits
+    if relayed(websocket.headers, services.settings.secret):
         yield True
         return
     address = client_address(websocket.scope.get("client"))

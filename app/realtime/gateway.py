@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.cluster.directory import ClusterUnavailable, Directory
 from app.config import Settings
 from app.errors import AppError
+from app.matchmaking.rematch import RematchService
 from app.moderation.state import ModerationState
 from app.realtime.admission import CLOSE_NO_HELLO, HelloDeadline, admitted
 from app.realtime.frames import FrameFlusher
@@ -34,6 +35,7 @@ from app.realtime.peer import Peer
 from app.realtime.pinger import Pinger
 from app.realtime.ratelimit import TokenBucket
 from app.realtime.relay import relay
+from app.realtime.services import Services, ServicesDep
 from app.security import read_token
 from app.sessions import commands, wire
 from app.sessions.hub import Hub, OwnedElsewhere
@@ -48,27 +50,27 @@ def _error(peer: Peer, code: str, message: str, client_seq: int | None = None) -
 
 
 @router.websocket("/ws/matches/{match_id}")
-async def match_socket(websocket: WebSocket, match_id: int) -> None:
+async def match_socket(websocket: WebSocket, match_id: int, services: ServicesDep) -> None:
     """The match protocol (``serve_match``) for a socket its address may still open
     (``app.realtime.admission``)."""
-    async with admitted(websocket) as allowed:
+    async with admitted(websocket, services) as allowed:
         if allowed:
-            await serve_match(websocket, match_id)
+            await serve_match(websocket, match_id, services)
 
 
-async def serve_match(websocket: WebSocket, match_id: int) -> None:
+async def serve_match(websocket: WebSocket, match_id: int, services: Services) -> None:
     """The match protocol (``app/protocol/match.py``); every refusal is an ``error`` with a code and
     the connection stays open (except a match that does not exist: 4404 after the error)."""
-    settings: Settings = websocket.app.state.settings
-    hub: Hub = websocket.app.state.hub
-    flusher: FrameFlusher = websocket.app.state.flusher
+    settings: Settings = services.settings
+    hub: Hub = services.hub
+    flusher: FrameFlusher = services.flusher
     await websocket.accept()
-    if websocket.app.state.draining:  # handing matches over: reconnect (elsewhere) at once
+    if hub.draining:  # handing matches over: reconnect (elsewhere) at once
         restarting = wire.error("server/restarting", "this server is restarting; reconnect")
         await websocket.send_text(wire.dumps(restarting))
         await websocket.close(1012)
         return
-    cluster: Directory | None = websocket.app.state.cluster
+    cluster: Directory | None = services.cluster
     if cluster is not None and match_id not in hub.sessions:
         try:
             owner_url = await cluster.owner_elsewhere(match_id)
@@ -77,9 +79,9 @@ async def serve_match(websocket: WebSocket, match_id: int) -> None:
             await websocket.close(1013)  # try again later
             return
         if owner_url is not None:  # another process serves it: a pipe to that one
-            await relay(websocket, owner_url, match_id, settings.outbox_limit, flusher)
+            await relay(websocket, owner_url, match_id, settings, flusher)
             return
-    pinger: Pinger = websocket.app.state.pinger
+    pinger: Pinger = services.pinger
     peer = Peer(websocket, settings.outbox_limit, settings.ping_interval_s, flusher)
     writer = asyncio.create_task(peer.write_loop())
     pinger.add(peer)
@@ -107,7 +109,8 @@ async def serve_match(websocket: WebSocket, match_id: int) -> None:
             _error(peer, "match/unavailable", "this server cannot play that game")
             peer.close(1011)
             return
-        await _serve(websocket, peer, session, settings, websocket.app.state.moderation.state)
+        moderation = services.moderation.state
+        await _serve(websocket, peer, session, settings, moderation, services.rematches)
     except WebSocketDisconnect:
         pass
     finally:
@@ -128,8 +131,9 @@ async def _serve(
     session: GameSession,
     settings: Settings,
     moderation: ModerationState,
+    rematches: RematchService,
 ) -> None:
-    talk = _Conversation(peer, session, settings, moderation)
+    talk = _Conversation(peer, session, settings, moderation, rematches)
     frames = peer.frames
     hello = HelloDeadline(settings.hello_timeout_s)
     while True:
@@ -164,12 +168,14 @@ class _Conversation:
         session: GameSession,
         settings: Settings,
         moderation: ModerationState | None = None,
+        rematches: RematchService | None = None,
     ) -> None:
         self.peer = peer
         self.session = session
         self.settings = settings
         # Bans and mutes, held in memory (``app.moderation.state``): checked per message.
         self.moderation = moderation or ModerationState()
+        self.rematches = rematches  # the server's always; a test's conversation may have none
         self.limiter = TokenBucket(settings.rate_per_s, settings.rate_burst)
         self.greeted = False
 
@@ -243,7 +249,7 @@ class _Conversation:
         elif isinstance(message, Grab):
             _grab(peer, session, message, arrival)
         elif isinstance(message, Rematch):
-            _rematch(peer, session)
+            _rematch(peer, session, self.rematches)
         elif isinstance(message, Resync):
             # A patch did not fit the view held: a welcome with the whole view, in order.
             session.submit(commands.Attach(peer, message.last_version))
@@ -317,13 +323,13 @@ def _act(
         session.submit(commands.Submit(peer, peer.seat, client_seq, action, version))
 
 
-def _rematch(peer: Peer, session: GameSession) -> None:
+def _rematch(peer: Peer, session: GameSession, rematches: RematchService | None) -> None:
     """Offer or accept a rematch (``app.matchmaking.rematch``): its news reaches every
     connection of the match; a refusal comes back to this one as an ``error``."""
     if peer.account_id is None or peer.seat is None:
         _error(peer, "rematch/not_seated", "only the match's players offer a rematch")
         return
-    rematches = peer.websocket.app.state.rematches
+    assert rematches is not None  # ``serve_match`` gives every conversation the service
     rematches.offer_soon(peer.account_id, session.match_id, functools.partial(_error, peer))
 
 

@@ -7,16 +7,14 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket
 
-from app.config import Settings
 from app.db.repositories import LobbyRepository
 from app.errors import AppError
-from app.lobby.feed import LobbyFeed
 from app.lobby.service import lobby_json
-from app.moderation.state import ModerationState
 from app.realtime.admission import CLOSE_NO_HELLO, HelloDeadline, admitted
 from app.realtime.messages import Hello, MessageError, Pong, parse_client_message
 from app.realtime.peer import Peer
 from app.realtime.ratelimit import TokenBucket
+from app.realtime.services import Services, ServicesDep
 from app.security import read_token
 from app.sessions import wire
 from app.tournaments.service import TournamentService
@@ -24,27 +22,26 @@ from app.tournaments.service import TournamentService
 router = APIRouter()
 
 
-def signed_in(websocket: WebSocket, token: str) -> int:
+def signed_in(services: Services, token: str) -> int:
     """The account a hello's token names; refuses a bad token, and a banned account
     (``auth/banned``, as the match socket and REST do)."""
-    settings: Settings = websocket.app.state.settings
+    settings = services.settings
     account_id = read_token(settings.secret, token, settings.token_ttl_s)
-    moderation: ModerationState = websocket.app.state.moderation.state
-    if moderation.is_banned(account_id):
+    if services.moderation.state.is_banned(account_id):
         raise AppError("auth/banned", "this account is banned", status=401)
     return account_id
 
 
 @router.websocket("/ws/lobby")
-async def lobby_socket(websocket: WebSocket) -> None:
+async def lobby_socket(websocket: WebSocket, services: ServicesDep) -> None:
     """The lobby feed (``lobby_feed``) for a socket its address may still open
     (``app.realtime.admission``)."""
-    async with admitted(websocket) as allowed:
+    async with admitted(websocket, services) as allowed:
         if allowed:
-            await lobby_feed(websocket)
+            await lobby_feed(websocket, services)
 
 
-async def lobby_feed(websocket: WebSocket) -> None:
+async def lobby_feed(websocket: WebSocket, services: Services) -> None:
     """Sends ``lobbies`` (open public tables) at once; a ``hello`` must follow within
     ``RAMPART_HELLO_TIMEOUT_S`` (else ``hello/timeout`` and close 4408). Its optional
     ``token`` adds the
@@ -53,13 +50,12 @@ async def lobby_feed(websocket: WebSocket) -> None:
     (``app.matchmaking``, through ``LobbyFeed.notify``) and a tournament's call to his table
     (``table_ready``, at once for each table waiting for him, then as rounds are paired;
     ``table_closed`` once it is over)."""
-    settings: Settings = websocket.app.state.settings
-    feed: LobbyFeed = websocket.app.state.lobby_feed
+    settings, feed = services.settings, services.lobby_feed
     await websocket.accept()
     hello = HelloDeadline(settings.hello_timeout_s)
     peer = Peer(websocket, settings.outbox_limit)
     writer = asyncio.create_task(peer.write_loop())
-    async with websocket.app.state.sessionmaker() as db:
+    async with services.sessionmaker() as db:
         lobbies = await LobbyRepository(db).list_open()
     listing = [{k: v for k, v in lobby_json(lb).items() if k != "invite_code"} for lb in lobbies]
     peer.send({"type": "lobbies", "lobbies": listing})
@@ -90,13 +86,13 @@ async def lobby_feed(websocket: WebSocket) -> None:
             hello.greeted = hello.greeted or isinstance(message, Hello)
             if isinstance(message, Hello) and message.token:
                 try:
-                    account_id = signed_in(websocket, message.token)
+                    account_id = signed_in(services, message.token)
                 except AppError as refusal:
                     peer.send(wire.error(refusal.code, refusal.message))
                 else:
                     peer.account_id = account_id
                     feed.sign_in(peer)
-                    await _call_to_waiting_tables(websocket, peer, account_id)
+                    await _call_to_waiting_tables(services.tournaments, peer, account_id)
             elif not isinstance(message, Pong | Hello):
                 peer.send(wire.error("message/unknown_type", "the lobby feed takes hello only"))
     finally:
@@ -107,10 +103,11 @@ async def lobby_feed(websocket: WebSocket) -> None:
         writer.cancel()
 
 
-async def _call_to_waiting_tables(websocket: WebSocket, peer: Peer, account_id: int) -> None:
+async def _call_to_waiting_tables(
+    tournaments: TournamentService, peer: Peer, account_id: int
+) -> None:
     """Each tournament table waiting for the player who just said hello: its call, and word
     to its session that he has been told."""
-    tournaments: TournamentService = websocket.app.state.tournaments
     for match_id, message in await tournaments.waiting(account_id):
         peer.send(message)
         tournaments.told(match_id, account_id)

@@ -9,6 +9,7 @@ import logging
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.cluster import wsclient
+from app.config import Settings
 from app.ops.ratelimits import RELAY_HEADER, relay_token
 from app.realtime.frames import FrameFlusher
 from app.realtime.peer import Peer
@@ -40,7 +41,7 @@ def passed_on(code: int) -> int:
 
 
 async def relay(
-    websocket: WebSocket, owner_url: str, match_id: int, outbox_limit: int, flusher: FrameFlusher
+    websocket: WebSocket, owner_url: str, match_id: int, settings: Settings, flusher: FrameFlusher
 ) -> None:
     """Pipe an accepted client socket to the owner, message for message, both ways.
 
@@ -52,7 +53,7 @@ async def relay(
     paths both ways: from the client socket's frames straight into a write to the owner,
     and from the owner's frames into the client's outbox, flushed once per loop turn.
     """
-    peer = Peer(websocket, outbox_limit, flusher=flusher)
+    peer = Peer(websocket, settings.outbox_limit, flusher=flusher)
     peer.measure_links = False  # the owner measures the link, through us
     writer = asyncio.create_task(peer.write_loop())
     early: list[str | bytes] = []  # what the client sends while we reach the owner
@@ -79,7 +80,7 @@ async def relay(
                 peer.send_text,
                 lambda code: peer.close(passed_on(code)),
                 CONNECT_TIMEOUT_S,
-                {RELAY_HEADER: relay_token(websocket.app.state.settings.secret)},
+                {RELAY_HEADER: relay_token(settings.secret)},
             )
         except (OSError, TimeoutError, wsclient.ConnectionClosed) as error:
             log.warning("relay to %s failed: %r", url, error)

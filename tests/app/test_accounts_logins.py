@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -14,11 +14,13 @@ import httpx
 import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
 
 import app.security
 from app.__main__ import migrate
 from app.accounts.guard import AccountGuard
 from app.accounts.throttle import address_key
+from app.api import deps
 from app.api.errors import install_error_handlers
 from app.api.routes import accounts
 from app.config import Settings
@@ -101,18 +103,40 @@ def database(tmp_path: Path) -> str:
     return url
 
 
+def given(value: Any) -> Callable[[], Awaitable[Any]]:
+    """A dependency that gives ``value``."""
+
+    async def dependency() -> Any:
+        return value
+
+    return dependency
+
+
 @asynccontextmanager
 async def in_process(database: str, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """The accounts routes in this process (so a spy sees their calls), with the state
-    ``create_app`` gives them."""
+    """The accounts routes in this process (so a spy sees their calls), given the services
+    they depend on (those of ``create_app`` are all started by its lifespan)."""
     server = FastAPI()
     install_error_handlers(server)
     server.include_router(accounts.router)
-    server.state.settings = config = Settings(database_url=database, **settings)
+    config = Settings(database_url=database, **settings)
     engine = create_engine(database)
-    server.state.sessionmaker = create_sessionmaker(engine)
-    server.state.account_guard = guard = AccountGuard(config)
-    server.state.limits = limits = EdgeLimits(config)
+    sessionmaker = create_sessionmaker(engine)
+    guard = AccountGuard(config)
+    limits = EdgeLimits(config)
+
+    async def session() -> AsyncIterator[AsyncSession]:
+        async with sessionmaker() as db:
+            yield db
+
+    server.dependency_overrides.update(
+        {
+            deps.get_settings: given(config),
+            deps.get_session: session,
+            deps.get_account_guard: given(guard),
+            deps.get_limits: given(limits),
+        }
+    )
     transport = httpx.ASGITransport(app=server)
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://rampart") as client:

@@ -20,7 +20,9 @@ from app.api.routes import matches as match_routes
 from app.config import Settings
 from app.db import repositories
 from app.main import create_app
+from app.realtime.services import provided
 from app.sessions import commands
+from app.sessions.listener import Unmeasured
 from app.sessions.read_gate import ReadGate, ReadsBusy
 from app.sessions.session import GameSession
 from bench.tally.engine import TallyEngine
@@ -29,7 +31,7 @@ from engines.base import events_for
 from engines.playout import apply_entry, play
 
 
-class Peer:
+class Peer(Unmeasured):
     """A connection that keeps nothing of what the session sends it."""
 
     def __init__(self, seat: int | None, account_id: int | None) -> None:
@@ -106,7 +108,7 @@ class Table:
         return reply
 
     async def session(self) -> GameSession:
-        session: GameSession = await self.app.state.hub.get(self.match_id)
+        session: GameSession = await provided(self.app).hub.get(self.match_id)
         return session
 
     async def play(self, moves: int, *, resign: bool = False) -> None:
@@ -141,7 +143,7 @@ class Table:
 
 def snapshots(app: FastAPI) -> list[bytes]:
     """Every snapshot the application keeps."""
-    return [b for kept in app.state.hub.reads._kept.values() for b in kept.by_version.values()]
+    return [b for kept in provided(app).hub.reads._kept.values() for b in kept.by_version.values()]
 
 
 async def test_a_live_match_state_is_read_from_its_session(
@@ -175,7 +177,7 @@ async def test_past_versions_replay_from_kept_snapshots_and_a_finished_match_is_
         applied.clear()
         again = await table.state(0, version=139)
         assert again == first and len(applied) == 139 - 128  # from the snapshot at 128
-        matches, counted = app.state.hub.reads.kept()
+        matches, counted = provided(app).hub.reads.kept()
         assert matches == 1 and counted == sum(len(b) for b in snapshots(app))
         applied.clear()
         early = await table.state(None, version=70)
@@ -183,7 +185,7 @@ async def test_past_versions_replay_from_kept_snapshots_and_a_finished_match_is_
         assert len(applied) == 70 - 64
         # Finished, and no longer loaded here (as on another process, or after a restart).
         await table.play(0, resign=True)
-        app.state.hub.sessions.pop(table.match_id)
+        provided(app).hub.sessions.pop(table.match_id)
         applied.clear()
         ended = await table.state()
         assert ended["version"] == 141 and ended["state"]["over"] is True
@@ -262,7 +264,7 @@ async def test_rebuilding_reads_take_turns_and_a_full_line_is_refused_busy(
     async with rampart(tmp_path) as (app, client):
         table = await Table(app, client).open()
         await table.play(3)
-        reads = app.state.hub.reads
+        reads = provided(app).hub.reads
         reads.gate = reads.logs.gate = ReadGate(at_once=1, waiting=0)
         async with reads.gate.turn():
             path = f"/api/matches/{table.match_id}/state"

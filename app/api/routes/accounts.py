@@ -7,32 +7,20 @@ the limits per name and address (``app.ops.ratelimits``) let the attempt through
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from sqlalchemy import update
 
-from app.accounts.guard import AccountGuard
 from app.accounts.names import name_key, player_name
-from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
+from app.api.deps import CurrentPlayer, GuardDep, LimitsDep, SessionDep, SettingsDep
 from app.api.errors import declared
 from app.api.schemas import AccountOut, Login, NewAccount, Register, TokenOut
 from app.db.models import Account
 from app.db.repositories import AccountRepository, name_taken
 from app.errors import AppError, Conflict, Unauthorized
-from app.ops.ratelimits import EdgeLimits
 from app.ops.ratelimits import client_address as edge_address
 from app.security import issue_token
 
 router = APIRouter(prefix="/api", tags=["accounts"])
-
-
-async def get_account_guard(request: Request) -> AccountGuard:
-    guard: AccountGuard = request.app.state.account_guard
-    return guard
-
-
-GuardDep = Annotated[AccountGuard, Depends(get_account_guard)]
 
 
 def client_address(request: Request) -> str:
@@ -47,7 +35,12 @@ def account_out(account: Account) -> AccountOut:
 
 @router.post("/accounts", status_code=201, responses=declared(400, 409, 422, 429, 503))
 async def create_account(
-    body: NewAccount, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
+    body: NewAccount,
+    request: Request,
+    db: SessionDep,
+    settings: SettingsDep,
+    guard: GuardDep,
+    limits: LimitsDep,
 ) -> TokenOut:
     """A guest (name only) or a registered player (name + password); returns a bearer token.
 
@@ -66,7 +59,6 @@ async def create_account(
     if body.bot and body.password is None:
         text = "a bot account is registered: give it a password"
         raise AppError("account/bot_needs_password", text, status=422)
-    limits: EdgeLimits = request.app.state.limits
     address = client_address(request)
     if body.password is None:
         await limits.rates.hit(limits.accounts, address)
@@ -85,7 +77,12 @@ async def create_account(
 
 @router.post("/sessions", responses=declared(400, 401, 422, 429, 503))
 async def log_in(
-    body: Login, request: Request, db: SessionDep, settings: SettingsDep, guard: GuardDep
+    body: Login,
+    request: Request,
+    db: SessionDep,
+    settings: SettingsDep,
+    guard: GuardDep,
+    limits: LimitsDep,
 ) -> TokenOut:
     """Log in a registered player; refuses ``auth/bad_credentials`` (401), and
     ``auth/rate_limited`` (429, ``Retry-After``) when a name or an address tries too often.
@@ -94,7 +91,6 @@ async def log_in(
     its time tells whether a name exists.
     """
     key = name_key(body.name)
-    limits: EdgeLimits = request.app.state.limits
     address = client_address(request)
     await limits.rates.hit_all((limits.logins_by_name, key), (limits.logins_by_address, address))
     account = await AccountRepository(db).by_key(key)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 from sqlalchemy import select
 
 from app.accounts.names import name_key
-from app.api.deps import CurrentPlayer, SessionDep
+from app.api.deps import CurrentPlayer, ModerationDep, SessionDep
 from app.api.errors import declared
 from app.api.params import IdPath, Offset
 from app.api.responses.admin import (
@@ -30,7 +30,6 @@ from app.api.schemas import Body
 from app.db.models import Account
 from app.errors import Forbidden, NotFound
 from app.moderation import audit, reports
-from app.moderation.service import ModerationService
 from app.moderation.state import aware
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
@@ -46,13 +45,7 @@ async def current_admin(player: CurrentPlayer) -> Account:
     return player
 
 
-async def get_moderation(request: Request) -> ModerationService:
-    service: ModerationService = request.app.state.moderation
-    return service
-
-
 Admin = Annotated[Account, Depends(current_admin)]
-ModerationDep = Annotated[ModerationService, Depends(get_moderation)]
 Reason = Annotated[str, Field(max_length=REASON_MAX)]
 
 

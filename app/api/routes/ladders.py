@@ -6,10 +6,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer, SessionDep
+from app.api.deps import CurrentPlayer, LaddersDep, SessionDep
 from app.api.errors import declared
 from app.api.filters import GameFilter
 from app.api.params import IdPath, ShortText
@@ -19,19 +19,11 @@ from app.api.schemas import Body
 from app.api.throttles import ANONYMOUS_READS
 from app.scoring.pools import DEFAULT_POOL, Pool
 from app.tournaments import ladders as ladder_store
-from app.tournaments.ladders import LadderService, entry_json, ladder_json
+from app.tournaments.ladders import entry_json, ladder_json
 
 router = APIRouter(prefix="/api/ladders", tags=["ladders"])
 
 BoardOffset = Annotated[int, Query(ge=0, le=10_000, description="rows to skip (at most 10,000)")]
-
-
-async def get_ladders(request: Request) -> LadderService:
-    service: LadderService = request.app.state.ladders
-    return service
-
-
-LaddersDep = Annotated[LadderService, Depends(get_ladders)]
 
 
 PoolFilter = Annotated[

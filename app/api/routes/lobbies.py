@@ -6,7 +6,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from app.api.deps import OPTIONAL_TOKEN, CurrentPlayer, LobbiesDep, OptionalPlayer, SessionDep
+from app.api.deps import (
+    OPTIONAL_TOKEN,
+    CurrentPlayer,
+    LimitsDep,
+    LobbiesDep,
+    OptionalPlayer,
+    SessionDep,
+)
 from app.api.errors import declared
 from app.api.filters import GameFilter
 from app.api.params import IdPath
@@ -16,7 +23,7 @@ from app.api.throttles import count_new_table
 from app.db.models import Lobby
 from app.db.repositories import LobbyRepository
 from app.lobby.service import lobby_json, member_ids
-from app.ops.ratelimits import EdgeLimits, TooMany
+from app.ops.ratelimits import TooMany
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -54,12 +61,16 @@ async def list_lobbies(db: SessionDep, game: GameFilter = None) -> list[dict[str
     responses=declared(400, 401, 404, 422, 429, 503),
 )
 async def create_lobby(
-    body: NewLobby, request: Request, player: CurrentPlayer, db: SessionDep, lobbies: LobbiesDep
+    body: NewLobby,
+    request: Request,
+    player: CurrentPlayer,
+    db: SessionDep,
+    lobbies: LobbiesDep,
+    limits: LimitsDep,
 ) -> dict[str, Any]:
     """Raise a table. New tables are limited per account and per client address
     (``rate/limited``, 429 with ``Retry-After``), and a player may have at most
     ``RAMPART_OPEN_TABLES_PER_ACCOUNT`` open public tables (``lobby/too_many_open``, 429)."""
-    limits: EdgeLimits = request.app.state.limits
     if body.public and 0 < limits.open_tables <= await LobbyRepository(db).open_public_count(
         player.id
     ):
@@ -68,7 +79,7 @@ async def create_lobby(
             f"you have {limits.open_tables} open public tables already; start or leave one",
             OPEN_TABLES_RETRY_S,
         )
-    await count_new_table(request, player.id)
+    await count_new_table(request, limits, player.id)
     lobby = await lobbies.create(
         db,
         player,

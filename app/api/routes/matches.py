@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
-from app.api.deps import OPTIONAL_TOKEN, OptionalPlayer, SessionDep
+from app.api.deps import OPTIONAL_TOKEN, ClusterDep, HubDep, OptionalPlayer, SessionDep
 from app.api.errors import declared
 from app.api.filters import GameFilter, MatchStatusFilter
 from app.api.params import (
@@ -27,7 +27,6 @@ from app.db.repositories import MATCH_COUNT_CAP, MatchFilter, MatchRepository
 from app.errors import Forbidden
 from app.sessions import wire
 from app.sessions.bots import parse_bot_spec
-from app.sessions.reads import MatchReads
 from app.sessions.seat_names import AccountName, account_names
 from engines.base import events_for
 
@@ -141,7 +140,7 @@ async def list_matches(
     responses=declared(404, 422, 429, 503),
     dependencies=[ANONYMOUS_READS],
 )
-async def get_match(match_id: IdPath, request: Request, db: SessionDep) -> dict[str, Any]:
+async def get_match(match_id: IdPath, db: SessionDep, hub: HubDep) -> dict[str, Any]:
     """One match with seats, result and ledger changes; refuses ``match/not_found``."""
     repo = MatchRepository(db)
     match = await repo.get(match_id)
@@ -152,8 +151,7 @@ async def get_match(match_id: IdPath, request: Request, db: SessionDep) -> dict[
         select(Pairing.tournament_id).where(Pairing.match_id == match_id)
     )
     if match.status == "running":
-        reads: MatchReads = request.app.state.hub.reads
-        data["version"] = await reads.latest(repo, match)
+        data["version"] = await hub.reads.latest(repo, match)
     return data
 
 
@@ -163,11 +161,10 @@ async def get_match(match_id: IdPath, request: Request, db: SessionDep) -> dict[
     response_model_exclude_unset=True,
     responses=declared(422, 503),
 )
-async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
+async def get_route(match_id: IdPath, cluster: ClusterDep) -> dict[str, Any]:
     """Where the match's socket should go: ``node`` names the process that serves it when
     several do (a balancer routes ``/ws/matches/{id}?node=<node>`` there), else null. Any
     process accepts any match socket; this only spares a relay hop."""
-    cluster = request.app.state.cluster
     node = None if cluster is None else await cluster.owner(match_id)
     return {"match_id": match_id, "node": node}
 
@@ -184,8 +181,8 @@ async def get_route(match_id: IdPath, request: Request) -> dict[str, Any]:
 )
 async def get_events(
     match_id: IdPath,
-    request: Request,
     db: SessionDep,
+    hub: HubDep,
     viewer: OptionalPlayer,
     seat: SeatQuery = None,
 ) -> StreamingResponse:
@@ -215,7 +212,7 @@ async def get_events(
             line["events"] = events_for(row.events, as_seat)
         return wire.dumps(line) + "\n"
 
-    reads: MatchReads = request.app.state.hub.reads
+    reads = hub.reads
     audience = "complete" if complete else ("seat", as_seat)
     chunks = await reads.logs.lines(repo, match_id, audience, encode)
     head: dict[str, Any] = {"version": 0, "type": "setup", "game": match.game}
@@ -241,8 +238,8 @@ async def get_events(
 )
 async def get_state(
     match_id: IdPath,
-    request: Request,
     db: SessionDep,
+    hub: HubDep,
     viewer: OptionalPlayer,
     version: VersionQuery = None,
     seat: SeatQuery = None,
@@ -256,7 +253,7 @@ async def get_state(
     repo = MatchRepository(db)
     match = await repo.get(match_id)
     as_seat = viewer_seat(await repo.seats(match_id), viewer, seat)
-    reads: MatchReads = request.app.state.hub.reads
+    reads = hub.reads
     seen = await reads.seen(repo, match, version, as_seat, whole=match.status != "running")
     data: dict[str, Any] = {
         "match_id": match_id,

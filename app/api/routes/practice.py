@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer, HubDep, SessionDep
+from app.api.deps import CurrentPlayer, HubDep, LimitsDep, SessionDep
 from app.api.errors import declared
 from app.api.params import GamePath
 from app.api.responses.misc import PracticeScenario, PracticeStarted
@@ -48,13 +48,18 @@ async def get_practice(game: GamePath) -> dict[str, Any]:
     responses=declared(400, 401, 404, 422, 429, 503),
 )
 async def new_practice(
-    body: NewPractice, request: Request, player: CurrentPlayer, db: SessionDep, hub: HubDep
+    body: NewPractice,
+    request: Request,
+    player: CurrentPlayer,
+    db: SessionDep,
+    hub: HubDep,
+    limits: LimitsDep,
 ) -> dict[str, Any]:
     """Start a practice match for the signed-in player (a guest too) against the practice
     bot: casual, unclocked, never on a ladder. Returns ``match_id``, the seat and the steps.
     Refuses ``auth/required`` and ``practice/unknown_game``; a practice match is a new table
     (``rate/limited``, 429 with ``Retry-After``, as ``POST /api/lobbies``)."""
     scenario_for(body.game)  # an unknown game is refused before it counts
-    await count_new_table(request, player.id)
+    await count_new_table(request, limits, player.id)
     match_id = await start_practice(db, hub, player, body.game)
     return {"match_id": match_id, "seat": 0, **scenario_for(body.game).to_json()}

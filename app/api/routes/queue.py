@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer, SessionDep
+from app.api.deps import CurrentPlayer, QueueDep, RematchesDep, SessionDep
 from app.api.errors import declared
 from app.api.params import IdPath, ShortText
 from app.api.responses.quickplay import RematchOut, TicketOut
 from app.api.schemas import Body, TimeControlIn
-from app.matchmaking.rematch import RematchService
-from app.matchmaking.service import QueueService
 
 router = APIRouter(prefix="/api/queue", tags=["quick play"])
 
@@ -34,14 +32,6 @@ class NewTicket(Body):
         allow_inf_nan=False,
         description="casual only: after this many seconds without a full table, bots fill it",
     )
-
-
-async def get_queue(request: Request) -> QueueService:
-    service: QueueService = request.app.state.queue
-    return service
-
-
-QueueDep = Annotated[QueueService, Depends(get_queue)]
 
 
 @router.post(
@@ -95,14 +85,6 @@ async def cancel_ticket(
 
 
 rematch_router = APIRouter(prefix="/api/matches", tags=["quick play"])
-
-
-async def get_rematches(request: Request) -> RematchService:
-    service: RematchService = request.app.state.rematches
-    return service
-
-
-RematchesDep = Annotated[RematchService, Depends(get_rematches)]
 
 
 @rematch_router.post(

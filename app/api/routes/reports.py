@@ -5,17 +5,15 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer
+from app.api.deps import CurrentPlayer, LimitsDep, ModerationDep
 from app.api.errors import declared
 from app.api.params import BodyId, BodySeat
 from app.api.responses.admin import ReportOut
 from app.api.schemas import Body
 from app.moderation.reports import file_report, report_json
-from app.moderation.service import ModerationService
-from app.ops.ratelimits import EdgeLimits
 
 router = APIRouter(prefix="/api", tags=["reports"])
 
@@ -35,14 +33,14 @@ class NewReport(Body):
     response_model_exclude_unset=True,
     responses=declared(401, 404, 422, 429, 503),
 )
-async def report(body: NewReport, player: CurrentPlayer, request: Request) -> dict[str, Any]:
+async def report(
+    body: NewReport, player: CurrentPlayer, limits: LimitsDep, moderation: ModerationDep
+) -> dict[str, Any]:
     """File a report for the admins (``GET /api/admin/reports``). Refuses
     ``match/not_found`` (404), ``report/bad_seat`` (422) and, past a few reports in ten
     minutes (``RAMPART_REPORT_ACCOUNT_LIMIT``), ``report/rate_limited`` (429,
     ``Retry-After``)."""
-    limits: EdgeLimits = request.app.state.limits
     await limits.rates.hit(limits.reports, str(player.id))
-    service: ModerationService = request.app.state.moderation
     work = partial(
         file_report,
         reporter=player,
@@ -51,4 +49,4 @@ async def report(body: NewReport, player: CurrentPlayer, request: Request) -> di
         seat=body.seat,
         chat_text=body.chat_text,
     )
-    return report_json(await service.writer.run(work))
+    return report_json(await moderation.writer.run(work))

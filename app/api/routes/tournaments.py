@@ -4,12 +4,12 @@ standings."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Response
 from pydantic import Field
 
-from app.api.deps import CurrentPlayer, SessionDep
+from app.api.deps import CurrentPlayer, SessionDep, TournamentReadsDep, TournamentsDep
 from app.api.errors import declared
 from app.api.filters import GameFilter, TournamentStatusFilter
 from app.api.params import BodyId, IdPath, Options, RoundPath, ShortText
@@ -26,30 +26,9 @@ from app.api.schemas import Body, TimeControlIn
 from app.api.throttles import ANONYMOUS_READS
 from app.errors import NotFound
 from app.tournaments import store
-from app.tournaments.read_cache import TournamentReads
-from app.tournaments.service import TournamentService
 from app.tournaments.store import entry_json, tournament_json
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
-
-
-async def get_tournaments(request: Request) -> TournamentService:
-    service: TournamentService = request.app.state.tournaments
-    return service
-
-
-TournamentsDep = Annotated[TournamentService, Depends(get_tournaments)]
-
-
-async def get_reads(request: Request) -> TournamentReads:
-    """This application's kept standings and rounds (made on first use)."""
-    reads: TournamentReads | None = getattr(request.app.state, "tournament_reads", None)
-    if reads is None:
-        reads = request.app.state.tournament_reads = TournamentReads()
-    return reads
-
-
-ReadsDep = Annotated[TournamentReads, Depends(get_reads)]
 
 
 class NewTournament(Body):
@@ -195,7 +174,7 @@ async def start(
     response_model_exclude_unset=True,
     responses=READ,
 )
-async def rounds(tid: IdPath, db: SessionDep, reads: ReadsDep) -> Response:
+async def rounds(tid: IdPath, db: SessionDep, reads: TournamentReadsDep) -> Response:
     """Every round with its tables (pairings), byes and results (kept until the tournament
     changes: ``app.tournaments.read_cache``), encoded as kept (``encoded``)."""
     return encoded(await reads.rounds(db, tid))
@@ -207,7 +186,9 @@ async def rounds(tid: IdPath, db: SessionDep, reads: ReadsDep) -> Response:
     response_model_exclude_unset=True,
     responses=READ,
 )
-async def pairings(tid: IdPath, number: RoundPath, db: SessionDep, reads: ReadsDep) -> Response:
+async def pairings(
+    tid: IdPath, number: RoundPath, db: SessionDep, reads: TournamentReadsDep
+) -> Response:
     for round_info in await reads.rounds(db, tid):
         if round_info["number"] == number:
             return encoded(round_info["pairings"])
@@ -221,7 +202,7 @@ async def pairings(tid: IdPath, number: RoundPath, db: SessionDep, reads: ReadsD
     responses=declared(404, 422, 429, 503),
     dependencies=[ANONYMOUS_READS],
 )
-async def standings(tid: IdPath, db: SessionDep, reads: ReadsDep) -> Response:
+async def standings(tid: IdPath, db: SessionDep, reads: TournamentReadsDep) -> Response:
     """The tournament's 1500-point ledger with Buchholz, Sonneborn-Berger and head-to-head
     (kept until the tournament changes: ``app.tournaments.read_cache``), encoded as kept
     (``encoded``)."""

@@ -15,10 +15,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from sqlalchemy import func, select
 
-from app.api.deps import CurrentPlayer, SessionDep
+from app.api.deps import CurrentPlayer, HubDep, SessionDep
 from app.api.errors import declared
 from app.api.responses.turns import MyMatches
 from app.api.routes.matches import seat_json
@@ -92,7 +92,7 @@ async def _asleep_deadline(hub: Hub, match: Match, seats: list[int]) -> int | No
     response_model=MyMatches,
     responses=declared(401, 503),
 )
-async def my_matches(player: CurrentPlayer, request: Request, db: SessionDep) -> dict[str, Any]:
+async def my_matches(player: CurrentPlayer, db: SessionDep, hub: HubDep) -> dict[str, Any]:
     """Your running matches, the latest move first: each with its seats, whether it awaits
     you now (``awaiting_you``) and your turn's deadline; ``awaiting_count`` counts those
     awaiting you. Your lobby socket hears ``your_turn`` whenever one starts or stops
@@ -118,7 +118,6 @@ async def my_matches(player: CurrentPlayer, request: Request, db: SessionDep) ->
     repo = MatchRepository(db)
     seats = await repo.seats_of([match.id for match, _ in rows])
     names = await account_names(db, [s for found in seats.values() for s in found])
-    hub: Hub = request.app.state.hub
     out = []
     for match, at in rows:
         seated = seats.get(match.id, [])

@@ -17,6 +17,7 @@ from app.__main__ import migrate
 from app.config import Settings
 from app.db.models import Account, Match, Pairing, Tournament, TournamentEntry, TournamentRound
 from app.main import create_app
+from app.realtime.services import provided
 from app.tournaments import store
 
 PLAYERS = 8
@@ -30,7 +31,7 @@ async def rampart(folder: Path) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClien
     await asyncio.to_thread(migrate, url)
     app = create_app(Settings(database_url=url))
     async with app.router.lifespan_context(app):
-        async with app.state.sessionmaker() as db:
+        async with provided(app).sessionmaker() as db:
             await db.execute(insert(Account), [{"name": "Org", "key": "org"}])
             tournament = dict(id=1, name="Open", game="ambush", format="swiss", organiser_id=1)
             await db.execute(insert(Tournament), [{**tournament, "status": "running"}])
@@ -93,7 +94,7 @@ def computed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 async def changed(app: FastAPI, *statements: Any) -> None:
-    async with app.state.sessionmaker() as db:
+    async with provided(app).sessionmaker() as db:
         for statement in statements:
             await db.execute(statement)
         await db.commit()
