@@ -22,6 +22,7 @@ from app.db.models import MatchAction, MatchWakeup
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions import commands
 from app.sessions.hub import Hub
+from app.sessions.listener import Unmeasured
 from app.sessions.sleep import Wakeups
 from bench.tally.engine import TallyEngine
 from engines import registry
@@ -29,7 +30,7 @@ from engines import registry
 QUIET_S = 0.2  # the hibernate_after_s of these hubs
 
 
-class FakePeer:
+class FakePeer(Unmeasured):
     """A connection that records what the session sends it."""
 
     def __init__(self, seat: int | None, account_id: int | None) -> None:
@@ -182,6 +183,18 @@ async def test_a_sleeping_turn_clock_runs_on_and_fires_with_nobody_there(world: 
     await until(lambda: match_id in hub.sessions, timeout=5)
     await until(lambda: hub.sessions[match_id].version >= 1)
     assert (await world.causes(match_id))[0] == "timeout"
+
+
+async def test_an_away_seat_s_grace_runs_out_while_the_match_sleeps(world: World) -> None:
+    """A real-time table: the players never came; 10 s of grace is 0.5 s of wall time."""
+    hub = world.hub(clock_rate=20.0)
+    await hub.start()
+    match_id, _ = await world.match({"grace_ms": 10_000})
+    await hub.get(match_id)
+    row = await asleep(world, hub, match_id)
+    assert row.carry["away"] and row.due_at is not None
+    await until(lambda: match_id in hub.sessions and hub.sessions[match_id].finished)
+    assert await world.causes(match_id) == ["forfeit_abandoned"]
 
 
 async def test_a_woken_match_keeps_its_clock_and_away_seats(world: World) -> None:
