@@ -108,8 +108,11 @@ async def test_a_deadline_due_while_the_server_was_down_fires_after_the_restart(
         # 200 s of match time: 2 s of wall time.
         control = {"turn_ms": 200_000, "on_timeout": "forfeit", "grace_ms": 0}
         match_id = await api.table("tally", tokens, options={"target": 9}, time_control=control)
-        awake = await api.table("tally", tokens, options={"target": 9}, time_control={})
+        # Nothing is ever due in this one (no clock, no grace): it sleeps through the restart.
+        idle = {"grace_ms": 0}
+        awake = await api.table("tally", tokens, options={"target": 9}, time_control=idle)
         await until(lambda: wakeup_row(server, match_id) is not None)
+        await until(lambda: wakeup_row(server, awake) is not None)
         row = wakeup_row(server, match_id)
         assert row is not None
         server.kill()  # no shutdown hooks: what is in SQL is all there is
@@ -125,7 +128,7 @@ async def test_a_deadline_due_while_the_server_was_down_fires_after_the_restart(
             await asyncio.sleep(0.05)
         assert match["status"] == "finished" and match["forfeits"] == {"0": "time"}
         assert match["result"]["placings"][0] == [1]
-        # The other match was asleep too: start-up left it in SQL.
+        # The other match was asleep too: start-up left it in SQL, not in memory.
         assert wakeup_row(server, awake) is not None
         assert await live_matches(api) == 0
     finally:
