@@ -9,9 +9,11 @@ to the gateway's ``_Conversation.handle`` (where ``data_received`` hands each te
 the loop runs until every seat has that version's patch. Every Python call and return in the
 event loop's thread is seen; only the repository's own files (``app/``, ``engines/``,
 ``bench/tally``) count, in the order the running code moves between them (the standard library
-and installed packages in between are skipped). Printed: the files in order of first visit with
+and installed packages in between are skipped; so is the rest of ``bench/``, whose stand-in
+sockets count as the file that called them). Printed: the files in order of first visit with
 how many times the walk entered each, the number of moves between files, and how many of them
-came back to a file already left once. ``--all`` prints the whole sequence too.
+came back to a file already left once. ``--all`` prints the whole sequence too, each visit
+with the function it came to first.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Walk:
 
     def __init__(self) -> None:
         self.files: list[str] = []
+        self.functions: list[str] = []  # the function each visit came to first
 
     def _at(self, frame: types.FrameType | None) -> None:
         while frame is not None:
@@ -62,6 +65,7 @@ class Walk:
                 short = str(Path(name).relative_to(ROOT))
                 if not self.files or self.files[-1] != short:
                     self.files.append(short)
+                    self.functions.append(frame.f_code.co_name)
                 return
             if not name.startswith(str(ROOT)) or "site-packages" in name:
                 return  # library code: the walk stays where it was until ours runs again
@@ -74,7 +78,7 @@ class Walk:
             self._at(frame.f_back)
 
 
-def report(files: list[str], show_all: bool) -> None:
+def report(files: list[str], functions: list[str], show_all: bool) -> None:
     entries = Counter(files)
     left: set[str] = set()
     returns = 0
@@ -88,7 +92,8 @@ def report(files: list[str], show_all: bool) -> None:
         print(f"  {entries[name]:>3}  {name}")
     if show_all:
         print("the whole walk:")
-        print("  " + "\n  ".join(files))
+        for name, function in zip(files, functions, strict=True):
+            print(f"  {name}  {function}")
 
 
 async def walk(folder: Path, show_all: bool) -> None:
@@ -118,6 +123,8 @@ async def walk(folder: Path, show_all: bool) -> None:
         talks[turn].handle(text, 0.0)
         while not all(f'"version":{version}' in seat.last for seat in seats):
             await asyncio.sleep(0)
+        while not session.idle():  # at rest, as between two moves of a live match
+            await asyncio.sleep(0)
 
     for seq in range(1, 5):
         await move(seq)  # warm: imports done, views built once
@@ -127,7 +134,7 @@ async def walk(folder: Path, show_all: bool) -> None:
         await move(5)
     finally:
         sys.setprofile(None)
-    report(trace.files, show_all)
+    report(trace.files, trace.functions, show_all)
     await hub.stop()
     await writer.stop()
     await engine.dispose()

@@ -4,9 +4,11 @@ Read this module top to bottom: how a command is received (``submit``: at once, 
 for the task of ``app/sessions/actor.py``), then the path of an action (check, log, advance,
 announce), then connections and clocks. Each collaborator has one job and its own module
 (``README.md`` here): ``Replies`` answers each action once, ``SeatViews`` builds what each
-seat sees, ``RaceDesk`` arbitrates grab races, ``Deadlines`` says what time has made due,
-``Connections`` holds the sockets, ``ActionLogWriter`` makes a change durable. None of them
-writes the match's state or calls back into the session.
+seat sees, ``RaceDesk`` arbitrates grab races, ``Deadlines`` says what time has made due (an
+intent, which ``_apply_due`` applies), ``Connections`` holds the sockets (each a
+``MatchPeer``), ``ActionLogWriter`` makes a change durable. None of them writes the match's
+state or calls back into the session: ``engine.apply`` and ``engine.tick`` are called here
+only.
 """
 
 from __future__ import annotations
@@ -127,9 +129,12 @@ class GameSession(Actor[Command]):
     # ----- the inbox and the task ----------------------------------------------------------
 
     def submit(self, command: Command) -> None:
-        """Receive a command. A plain action with nothing else in hand takes the fast lane:
-        checked and applied here, its log row staged, and announced from the log's callback,
-        with no task wake-up on the way. Anything else goes through the inbox to the task."""
+        """Receive a command (the one entry: the gateway's ``_Conversation.handle``). A plain
+        action with nothing else in hand takes the fast lane: checked and applied here, its
+        log row staged, and announced from the log's callback. Anything else goes through
+        the inbox to the task, along the same ``_check`` and ``_log``. The fast lane is only
+        for speed (no task wake-up between a move and its broadcast, and the row joins this
+        loop turn's group commit): ``README.md`` here, "The path of an action"."""
         if self.intake_closed:
             if isinstance(command, Attach):
                 command.peer.close(1012)
