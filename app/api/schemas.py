@@ -95,9 +95,24 @@ class Register(Body):
     password: str = Field(min_length=8, max_length=200)
 
 
+# A real-time table's clock fields (``TimeControlIn``), none of them with days per move.
+REALTIME_CLOCKS = ("turn_ms", "match_ms", "on_timeout", "grace_ms")
+
+
 class TimeControlIn(Body):
     """A real-time table's clocks (``turn_ms``, ``match_ms``, ``on_timeout``, ``grace_ms``),
     or a correspondence table's ``days_per_move`` alone."""
+
+    # The schema says it too: with ``days_per_move`` set, no real-time field may be present.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {
+                "required": ["days_per_move"],
+                "properties": {"days_per_move": {"type": "integer"}},
+            },
+            "then": {"properties": dict.fromkeys(REALTIME_CLOCKS, False)},
+        }
+    )
 
     turn_ms: int | None = Field(default=None, ge=100, le=3_600_000)
     match_ms: int | None = Field(default=None, ge=1000, le=24 * 3_600_000)
@@ -112,7 +127,7 @@ class TimeControlIn(Body):
 
     @model_validator(mode="after")
     def _one_kind(self) -> TimeControlIn:
-        realtime = {"turn_ms", "match_ms", "on_timeout", "grace_ms"} & self.model_fields_set
+        realtime = set(REALTIME_CLOCKS) & self.model_fields_set
         if self.days_per_move is not None and realtime:
             raise ValueError(
                 "days_per_move is a time control of its own: leave out "

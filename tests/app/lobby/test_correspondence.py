@@ -83,3 +83,14 @@ async def test_a_correspondence_match_runs_a_day_clock_and_nobody_forfeits_for_b
     await asyncio.sleep(3.5)
     match = (await api.get(f"/api/matches/{match_id}")).json()
     assert match["status"] == "running" and not match.get("forfeits")
+
+
+async def test_the_openapi_document_types_days_per_move(api: Api) -> None:
+    schema = (await api.get("/openapi.json")).json()["components"]["schemas"]["TimeControlIn"]
+    (days,) = [s for s in schema["properties"]["days_per_move"]["anyOf"] if "enum" in s]
+    assert days["enum"] == [1, 2, 3, 5, 7, 14]
+    # With days per move, no real-time clock field may be sent (the schema says so too).
+    assert schema["if"]["required"] == ["days_per_move"]
+    assert schema["then"]["properties"] == dict.fromkeys(
+        ["turn_ms", "match_ms", "on_timeout", "grace_ms"], False
+    )
