@@ -12,6 +12,8 @@ from collections.abc import Hashable, Iterable, Mapping, MutableSequence, Sequen
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
+from engines.errors import ActionError, IllegalAction, InvalidAction
+
 State = Any
 """Each engine's own state type; it leaves the engine only through ``view``/``to_json``."""
 
@@ -24,22 +26,7 @@ An event that not everyone may see may carry ``redacted``: the form shown to eve
 
 ALL = "all"
 
-
-class ActionError(Exception):
-    """An action the engine refused; ``code`` is stable (``game/reason``), ``message`` human."""
-
-    def __init__(self, code: str, message: str = "") -> None:
-        super().__init__(f"{code}: {message}" if message else code)
-        self.code = code
-        self.message = message or code
-
-
-class InvalidAction(ActionError):
-    """The action is malformed: unknown type, missing or mistyped field, unknown card."""
-
-
-class IllegalAction(ActionError):
-    """The action is well formed but the rules do not allow it now."""
+__all__ = ["ActionError", "IllegalAction", "InvalidAction"]  # defined in ``engines.errors``
 
 
 @dataclass(frozen=True)
@@ -84,12 +71,22 @@ class Outcome:
 
 @runtime_checkable
 class Engine(Protocol):
-    """One game's rules. Seats are ``0..n-1``; actions and views are JSON-able dicts."""
+    """One game's rules: everything the server reads from an engine. Seats are ``0..n-1``;
+    actions and views are JSON-able dicts.
+
+    An engine in plain Python may subclass ``Engine`` to take the defaults written here
+    (``awaiting``, ``view_audience``, ``whole_views``, ``tick``, ``deadline``); the compiled
+    engines define every member themselves. ``apply`` is the game's ``Actions`` table
+    (``engines.envelope``) dispatching to its rules; engines/README.md, "Add a game".
+    """
 
     id: ClassVar[str]
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    whole_views: ClassVar[bool] = False
+    """Whether every view patch the server sends carries the whole view instead of a diff
+    (``app.sessions.seat_views``); for a client that reads the view from each patch."""
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         """A new match; raises ``InvalidAction`` for a bad seat count or option."""
@@ -99,25 +96,39 @@ class Engine(Protocol):
         """Every seat that may act now, including out-of-turn actions."""
         ...
 
+    def awaiting(self, state: State) -> frozenset[int]:
+        """The seats the game is waiting on: their turn clocks run, and a correspondence
+        player hears it is his move. Defaults to ``to_act``; an engine whose ``to_act``
+        includes optional out-of-turn actions (an Ambush! call) leaves those seats out."""
+        return self.to_act(state)
+
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """The seat's legal actions, the sensible default (pass, first spiral cell) first."""
         ...
 
     def apply(self, state: State, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
-        """Validate completely, then change ``state``; a refusal raises and changes nothing."""
+        """Validate completely, then change ``state``; a refusal raises and changes nothing.
+        ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules refuse
+        now (engines/README.md, "Refusals")."""
         ...
 
     def tick(self, state: State, now_ms: int) -> list[Event]:
-        """Fire every deadline due at ``now_ms``."""
-        ...
+        """Fire every deadline due at ``now_ms``. Default: a game without deadlines."""
+        return []
 
     def deadline(self, state: State) -> int | None:
-        """The next ms at which the session must call ``tick``, or None."""
-        ...
+        """The next ms at which the session must call ``tick``, or None (the default)."""
+        return None
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator), as a JSON-able dict."""
         ...
+
+    def view_audience(self, state: State, seat: int | None) -> Hashable:
+        """Which seats get the same view: ``view(state, a) == view(state, b)`` whenever their
+        audiences are equal, so a host builds and encodes one view per audience. Default:
+        every seat, and the spectators, is its own audience."""
+        return seat
 
     def outcome(self, state: State) -> Outcome | None:
         """The result once the match is over, None while it runs."""
@@ -324,28 +335,10 @@ class Bot(Protocol):
 
 
 def view_audience(engine: Engine, state: State, seat: int | None) -> Hashable:
-    """Which seats get the same view: ``view(state, a) == view(state, b)`` whenever their
-    audiences are equal, so a host may build and encode one view per audience.
-
-    An engine whose views do not (always) depend on the seat defines
-    ``view_audience(state, seat)``; otherwise every seat, and the spectators, is its own
-    audience.
-    """
-    audience = getattr(engine, "view_audience", None)
-    if audience is None:
-        return seat
-    result: Hashable = audience(state, seat)
-    return result
+    """``engine.view_audience(state, seat)``: which seats get the same view."""
+    return engine.view_audience(state, seat)
 
 
 def awaiting_seats(engine: Engine, state: State) -> frozenset[int]:
-    """The seats the game is waiting on (whose turn clock runs).
-
-    An engine whose ``to_act`` includes optional out-of-turn actions (an Ambush! call)
-    defines ``awaiting(state)``; otherwise every seat in ``to_act`` is awaited.
-    """
-    awaiting = getattr(engine, "awaiting", None)
-    if awaiting is None:
-        return engine.to_act(state)
-    result: frozenset[int] = awaiting(state)
-    return result
+    """``engine.awaiting(state)``: the seats the game is waiting on (whose turn clock runs)."""
+    return engine.awaiting(state)

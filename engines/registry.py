@@ -4,8 +4,24 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import TYPE_CHECKING
 
 from engines.base import Engine
+
+if TYPE_CHECKING:
+    # mypy holds each built-in engine to the whole protocol here (the imports at run time
+    # are lazy, below).
+    from engines.ambush.engine import AmbushEngine
+    from engines.castles.engine import CastlesEngine
+    from engines.ember.engine import EmberEngine
+    from engines.rampage.engine import RampageEngine
+
+    _CONFORMING: tuple[Engine, ...] = (
+        AmbushEngine(),
+        RampageEngine(),
+        CastlesEngine(),
+        EmberEngine(),
+    )
 
 # id -> "module:Class"; imported on first use so one engine's import cost is paid only by
 # the processes that play it.

@@ -8,7 +8,8 @@ before compiling: ``engines.compiled`` imports the build only while every source
 its hash, so an edited ``.py`` is never shadowed by a stale build.
 
 Compiled: the Ambush!, Castle Rampage and Castles engines and their bots, the bots' shared
-kit and the view diffs (the figures that kept them: bench/PERF.md, "mypyc").
+kit, the action envelope every engine's ``apply`` goes through (``engines/envelope.py``)
+and the view diffs (the figures that kept them: bench/PERF.md, "mypyc").
 ``engines/base.py`` stays interpreted (its ``runtime_checkable`` protocol must), as does
 Ember for now.
 
@@ -39,6 +40,7 @@ GROUP = "rampart"
 # Globs under ROOT; package ``__init__.py`` files stay interpreted (they install the finder).
 SOURCES = [
     "engines/botkit.py",
+    "engines/envelope.py",
     "engines/ambush/*.py",
     "engines/rampage/*.py",
     "engines/castles/*.py",

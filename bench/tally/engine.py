@@ -73,6 +73,9 @@ class TallyEngine:
     def to_act(self, state: TallyState) -> frozenset[int]:
         return frozenset() if state.over else frozenset({state.turn})
 
+    def awaiting(self, state: TallyState) -> frozenset[int]:
+        return self.to_act(state)
+
     def legal_actions(self, state: TallyState, seat: int) -> list[dict[str, Any]]:
         if state.over or seat in state.resigned:
             return []

@@ -17,29 +17,15 @@ from engines.ambush.grid import (
 from engines.ambush.rules import Ctx
 from engines.ambush.state import AmbushState
 from engines.base import IllegalAction, InvalidAction, require
+from engines.envelope import INT, LIST, STR, STRS, Action, Actions, Field, optional
 
 # What applies a validated action: a rules function and its arguments after (state, ctx). A
 # pair rather than a closure: one is made for every action.
 Apply = tuple[Callable[..., None], tuple[Any, ...]]
 
-_FIELDS: dict[str, frozenset[str]] = {
-    "expose": frozenset({"cell"}),
-    "play": frozenset({"card", "target", "cell", "look", "swap"}),
-    "place": frozenset({"cell"}),
-    "pass": frozenset(),
-    "call_ambush": frozenset(),
-    "grab": frozenset({"cell"}),
-    "return": frozenset({"cards"}),
-    "resign": frozenset(),
-}
-
 
 def _field(ok: bool, message: str) -> None:
     require(ok, "ambush/bad_field", message, illegal=False)
-
-
-# Every field an action of each type may carry, "type" included (checked on every action).
-_ALLOWED: dict[str, frozenset[str]] = {kind: names | {"type"} for kind, names in _FIELDS.items()}
 
 
 def _cell(action: dict[str, Any], key: str) -> Cell:
@@ -61,32 +47,12 @@ def _cell(action: dict[str, Any], key: str) -> Cell:
     return cell
 
 
-def validate(state: AmbushState, seat: Any, action: Any, at_ms: Any) -> Apply:
-    """Check ``action`` completely; return what applies it (see ``Apply``). Raises
-    InvalidAction for a malformed action (``unknown_action``, ``bad_field``, ``bad_seat``) and
-    IllegalAction for one the rules refuse now (``game_over``, ``seat_out`` and the per-action
-    codes)."""
-    if not isinstance(action, dict):
-        raise InvalidAction("ambush/unknown_action", "an action is a dict")
-    kind: Any = action.get("type")
-    # Messages with f-strings are built only on refusal, and plain ints pass on one type()
-    # test each: this runs for every action.
-    checks = _CHECKS.get(kind)
-    if checks is None:
-        raise InvalidAction("ambush/unknown_action", f"unknown action {kind!r}")
-    allowed, check = checks
-    if not allowed.issuperset(action):
-        extra = set(action) - allowed
-        raise InvalidAction("ambush/bad_field", f"unexpected fields {sorted(extra)}")
-    if type(at_ms) is not int and (not isinstance(at_ms, int) or isinstance(at_ms, bool)):
-        raise InvalidAction("ambush/bad_field", "at_ms must be an integer")
-    if (type(seat) is not int and not isinstance(seat, int)) or not 0 <= seat < state.seats:
-        raise InvalidAction("ambush/bad_seat", "no such seat")
+def _gate(state: AmbushState, seat: int, kind: str) -> None:
+    """Before every action: the game runs and the seat's castle is still in it."""
     if state.phase == "over":
         raise IllegalAction("ambush/game_over", "the game is over")
     if not state.alive[seat]:
         raise IllegalAction("ambush/seat_out", "this castle is out of the game")
-    return check(state, seat, action, at_ms)
 
 
 # The checks below are plain ifs, not ``require`` calls: they run for every turn action.
@@ -267,22 +233,32 @@ def resign(state: AmbushState, ctx: Ctx, seat: int) -> None:
         rules.start_turn(state, ctx, rules.next_living(state, seat))
 
 
-Validator = Callable[[AmbushState, int, dict[str, Any], int], Apply]
+CELL = "a cell [x, y], two integers from -1000 to 1000"
 
-_VALIDATORS: dict[str, Validator] = {
-    "expose": _expose,
-    "play": _play,
-    "place": _place,
-    "pass": _pass,
-    "call_ambush": _call,
-    "grab": _grab,
-    "return": _return,
-    "resign": _resign,
-}
+# The table: each action type, its rules and its fields (``engines.envelope``). Cells are
+# checked by ``_cell`` (type and range at once), cards against the deck by the rules.
+ACTIONS: Actions[Apply] = Actions(
+    "ambush",
+    [
+        Action("expose", _expose, Field("cell", doc=CELL), doc="expose the deck's top card"),
+        Action(
+            "play",
+            _play,
+            Field("card", STR, doc="a card id from the hand"),
+            Field("cell", doc=CELL),
+            optional("target", INT, "the opponent's seat, for a card naming one", null=True),
+            optional("look", doc="Scout: the face-down cell to look at", null=True),
+            optional("swap", LIST, "Trickster: the two face-down cells to swap", null=True),
+            doc="play a card from the hand face down",
+        ),
+        Action("place", _place, Field("cell", doc=CELL), doc="put down an Elven Archer card"),
+        Action("pass", _pass, doc="play no card this turn"),
+        Action("call_ambush", _call, doc="start a grab race"),
+        Action("grab", _grab, Field("cell", doc=CELL), doc="grab a face-down card in a race"),
+        Action("return", _return, Field("cards", STRS, doc="card ids"), doc="hand limit"),
+        Action("resign", _resign, doc="leave the game"),
+    ],
+    _gate,
+)
 
-# Per action type: the fields it may carry and its validator, found with one lookup.
-_CHECKS: dict[str, tuple[frozenset[str], Validator]] = {
-    kind: (_ALLOWED[kind], check) for kind, check in _VALIDATORS.items()
-}
-
-__all__ = ["IllegalAction", "InvalidAction", "resign", "validate"]
+__all__ = ["ACTIONS", "IllegalAction", "InvalidAction", "resign"]

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
 from engines.ambush import legal, race, rules, view
-from engines.ambush.actions import validate
+from engines.ambush.actions import ACTIONS, Apply
 from engines.ambush.cards import CARDS, full_deck
 from engines.ambush.rules import Ctx
 from engines.ambush.state import AmbushState, Rules
 from engines.base import Event, InvalidAction, Rng, option_int
+from engines.envelope import Actions
 
 _OPTIONS = frozenset(
     {"first_seat", "castle_hp", "hand_size", "hand_limit", "grab_cooldown_ms", "ambush_idle_ms",
@@ -33,6 +34,8 @@ class AmbushEngine:
     title: ClassVar[str] = "Ambush!"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    actions: ClassVar[Actions[Apply]] = ACTIONS
+    whole_views: ClassVar[bool] = False
 
     def setup(self, seats: Any, seed: int, options: Mapping[str, Any] | None = None) -> AmbushState:
         """Set-up 1-5: shuffle, deal 5 each, dials at 30, the first seat starts.
@@ -127,10 +130,10 @@ class AmbushEngine:
     legal_actions = staticmethod(legal.legal_actions)
 
     def apply(self, state: AmbushState, seat: Any, action: Any, at_ms: Any) -> list[Event]:
-        """Validate completely (see ``actions.validate`` for the refusal codes), then apply.
-        ``Any``: a malformed seat, action or time is refused by ``validate`` with its code,
+        """Validate completely (the table ``actions.ACTIONS`` and its rules), then apply.
+        ``Any``: a malformed seat, action or time is refused by the envelope with its code,
         compiled (mypyc) too, where a typed parameter would raise TypeError first."""
-        perform, args = validate(state, seat, action, at_ms)
+        perform, args = ACTIONS.dispatch(state, seat, action, at_ms)
         ctx = Ctx()
         perform(state, ctx, *args)
         rules.finish(state, ctx)
@@ -173,6 +176,11 @@ class AmbushEngine:
     # nested parts are shared, so treat a view as read-only) and the placings once the game is
     # over (``rules.outcome``): the module functions themselves, as for ``to_act`` above.
     view = staticmethod(view.seat_view)
+
+    def view_audience(self, state: AmbushState, seat: int | None) -> Hashable:
+        """Each seat sees its own hand: every seat, and the spectators, is its own audience."""
+        return seat
+
     outcome = staticmethod(rules.outcome)
 
     def to_json(self, state: AmbushState) -> dict[str, Any]:

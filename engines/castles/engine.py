@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
-from engines.base import Event, IllegalAction, InvalidAction, Outcome
+from engines.base import Event, IllegalAction, Outcome
 from engines.castles import legal, turns
 from engines.castles import state as state_module
 from engines.castles.board import side_of
@@ -15,23 +15,111 @@ from engines.castles.responses import respond
 from engines.castles.state import PLAY, GameState, changed
 from engines.castles.unit_actions import use_action
 from engines.castles.view import to_act, view
+from engines.envelope import INT, INTS, Action, Actions, Field, optional
 
 CODE = "castles/"
-TURN_TYPES = frozenset({"end_turn", "play", "move", "act"})
-WINDOW_TYPES = frozenset({"pass", "trap_prompts_off", "trap", "strike"})
-# Per action type, every field it may carry: anything else is refused (castles/bad_field),
-# so nothing unknown is ever logged or shown in the event log.
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "end_turn": frozenset({"type"}),
-    "resign": frozenset({"type"}),
-    "pass": frozenset({"type"}),
-    "trap_prompts_off": frozenset({"type"}),
-    "trap": frozenset({"type", "card", "target"}),
-    "strike": frozenset({"type", "card", "target"}),
-    "move": frozenset({"type", "card", "to", "with"}),
-    "play": frozenset({"type", "card", "zone", "target", "targets"}),
-    "act": frozenset({"type", "card", "target", "build", "seat"}),
-}
+
+
+def _gate(state: GameState, seat: int, kind: str) -> None:
+    if state.phase == "over":
+        raise IllegalAction(CODE + "game_over", "the match is over")
+
+
+def _resign(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    return turns.resign(state, seat)
+
+
+def _respond(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    """A response window's answer: pass, trap prompts off, a trap or a strike."""
+    if state.window is not None and at_ms >= state.window.deadline:
+        raise IllegalAction(CODE + "too_late", "the response window has closed")
+    return respond(state, seat, action)
+
+
+def _on_turn(state: GameState, seat: int) -> None:
+    if state.phase != "turn" or seat != state.active:
+        raise IllegalAction(CODE + "not_your_turn", "wait for your turn")
+
+
+def _end_turn(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    _on_turn(state, seat)
+    return turns.end_turn(state)
+
+
+def _play(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    _on_turn(state, seat)
+    return play_card(state, seat, action)
+
+
+def _act(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    _on_turn(state, seat)
+    return use_action(state, seat, action)
+
+
+def _move(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    _on_turn(state, seat)
+    card = card_field(state, action, "card")
+    if card.place != PLAY or card.side != side_of(seat):
+        raise IllegalAction(CODE + "not_your_card", "move your own cards in play")
+    carriers = [card_field(state, {"card": c}, "card") for c in action.get("with", [])]
+    plan = plan_move(state, card, action["to"], carriers)
+    events, traps, strikes = execute_move(state, plan)
+    return events + turns.open_window(state, traps, strikes, at_ms)
+
+
+CARD = "a card id"
+# The table: each action type, its rules and its fields (``engines.envelope``); card ids are
+# checked against the cards by the rules (castles/bad_field).
+ACTIONS: Actions[list[Event]] = Actions(
+    "castles",
+    [
+        Action("end_turn", _end_turn, doc="end the turn"),
+        Action("resign", _resign, doc="leave the game (the side plays on while a seat is left)"),
+        Action("pass", _respond, doc="let a response window go by"),
+        Action("trap_prompts_off", _respond, doc="pass, and no trap windows from now on"),
+        Action(
+            "trap",
+            _respond,
+            Field("card", INT, doc="the trap card"),
+            Field("target", INT, doc="the card it springs on"),
+            doc="spring a trap in a response window",
+        ),
+        Action(
+            "strike",
+            _respond,
+            Field("card", INT, doc="the striking card"),
+            Field("target", INT, doc="the card it strikes"),
+            doc="strike in a response window",
+        ),
+        Action(
+            "move",
+            _move,
+            Field("card", INT, doc=CARD),
+            Field("to", INT, doc="the zone it moves to"),
+            optional("with", INTS, "the card ids it carries"),
+            doc="move a card in play",
+        ),
+        Action(
+            "play",
+            _play,
+            Field("card", INT, doc=CARD),
+            optional("zone", INT, "the zone 0..5"),
+            optional("target", INT, "the card it aims at"),
+            optional("targets", INTS, "the cards it aims at"),
+            doc="play a card from the hand",
+        ),
+        Action(
+            "act",
+            _act,
+            Field("card", INT, doc=CARD),
+            optional("target", INT, "the card it acts on"),
+            optional("build", INT, "a Builder's building"),
+            optional("seat", INT, "the seat it acts on"),
+            doc="use a card's action",
+        ),
+    ],
+    _gate,
+)
 ONE_SEAT = tuple(frozenset({seat}) for seat in range(4))  # frozensets: safe to hand out again
 
 
@@ -42,6 +130,8 @@ class CastlesEngine:
     title: ClassVar[str] = "Castles deck"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    actions: ClassVar[Actions[list[Event]]] = ACTIONS
+    whole_views: ClassVar[bool] = False
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
         """A new match; raises ``InvalidAction`` castles/bad_seats or castles/bad_option."""
@@ -53,6 +143,10 @@ class CastlesEngine:
             return ONE_SEAT[state.active]  # the common case, asked before every step
         return frozenset(to_act(state))
 
+    def awaiting(self, state: GameState) -> frozenset[int]:
+        """Every seat in ``to_act`` is awaited (a response window needs its answer)."""
+        return self.to_act(state)
+
     def legal_actions(self, state: GameState, seat: int) -> list[dict[str, Any]]:
         """End turn (or pass, in a window) first, resign last; [] for a seat not to act."""
         if state.phase == "turn" and seat == state.active:
@@ -62,68 +156,19 @@ class CastlesEngine:
         return []
 
     def apply(self, state: GameState, seat: Any, action: Any, at_ms: Any) -> list[Event]:
-        """Validate completely, then act. Raises ``InvalidAction`` castles/bad_action,
-        castles/bad_seat, castles/unknown_action, castles/bad_field; ``IllegalAction``
-        castles/game_over, castles/not_your_turn, castles/too_late (a window answer at or after
-        its deadline) and the codes of each rules module. A refusal changes nothing. ``Any``:
-        refused with those codes when compiled (mypyc) too, where a typed parameter would
-        raise TypeError first."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise InvalidAction(CODE + "bad_action", "an action is a dict with a string type")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
-            raise InvalidAction(CODE + "bad_seat", "no such seat")
+        """Validate completely (the table ``ACTIONS`` and its rules), then act. Raises
+        ``InvalidAction`` with the envelope's codes (``engines.envelope``) and castles/bad_field
+        for a card id that names no card; ``IllegalAction`` castles/game_over,
+        castles/not_your_turn, castles/too_late (a window answer at or after its deadline) and
+        the codes of each rules module. A refusal changes nothing. ``Any``: refused with those
+        codes when compiled (mypyc) too, where a typed parameter would raise TypeError first."""
         try:
-            return self._apply(state, seat, action, at_ms)
+            events = ACTIONS.dispatch(state, seat, action, at_ms)
+            if state.end_reason == "castle_destroyed":  # settled here, not in every rule
+                events += turns.settle(state)
+            return events
         finally:
             changed(state)  # views and listings derived from the state before are stale now
-
-    def _apply(
-        self, state: GameState, seat: int, action: dict[str, Any], at_ms: Any
-    ) -> list[Event]:
-        kind = action["type"]
-        fields = ACTION_FIELDS.get(kind)
-        if fields is None:
-            raise InvalidAction(CODE + "unknown_action", f"unknown action type {kind!r}")
-        if not action.keys() <= fields:
-            extra = sorted(str(name) for name in action.keys() - fields)
-            raise InvalidAction(CODE + "bad_field", f"unexpected fields {extra}")
-        if state.phase == "over":
-            raise IllegalAction(CODE + "game_over", "the match is over")
-        if kind == "resign":
-            return turns.resign(state, seat)
-        if kind in WINDOW_TYPES:
-            if state.window is not None and at_ms >= state.window.deadline:
-                raise IllegalAction(CODE + "too_late", "the response window has closed")
-            events = respond(state, seat, action)
-        else:
-            if state.phase != "turn" or seat != state.active:
-                raise IllegalAction(CODE + "not_your_turn", "wait for your turn")
-            events = self._turn_action(state, seat, action, at_ms)
-        if state.end_reason == "castle_destroyed":  # settled here, not by a call every action
-            events += turns.settle(state)
-        return events
-
-    def _turn_action(
-        self, state: GameState, seat: int, action: dict[str, Any], at_ms: int
-    ) -> list[Event]:
-        kind = action["type"]
-        if kind == "end_turn":
-            return turns.end_turn(state)
-        if kind == "play":
-            return play_card(state, seat, action)
-        if kind == "act":
-            return use_action(state, seat, action)
-        card = card_field(state, action, "card")
-        if card.place != PLAY or card.side != side_of(seat):
-            raise IllegalAction(CODE + "not_your_card", "move your own cards in play")
-        to = action.get("to")
-        carried = action.get("with", [])
-        if isinstance(to, bool) or not isinstance(to, int) or not isinstance(carried, list):
-            raise InvalidAction(CODE + "bad_field", "to is a zone, with a list of card ids")
-        carriers = [card_field(state, {"card": c}, "card") for c in carried]
-        plan = plan_move(state, card, to, carriers)
-        events, traps, strikes = execute_move(state, plan)
-        return events + turns.open_window(state, traps, strikes, at_ms)
 
     def tick(self, state: GameState, now_ms: int) -> list[Event]:
         """Close a response window whose time is up (its seats are taken to have passed)."""
@@ -140,6 +185,10 @@ class CastlesEngine:
             return view(state, seat, None)
         result = turns.outcome(state)
         return view(state, seat, None if result is None else result.to_json())
+
+    def view_audience(self, state: GameState, seat: int | None) -> Hashable:
+        """Each seat sees its own hand: every seat, and the spectators, is its own audience."""
+        return seat
 
     def outcome(self, state: GameState) -> Outcome | None:
         return None if state.phase != "over" else turns.outcome(state)  # asked every step

@@ -249,7 +249,7 @@ def _ambush(state: GameState, side: int, action: dict[str, Any]) -> Callable[[],
 def _incendiarism(state: GameState, side: int, action: dict[str, Any]) -> Callable[[], list[Event]]:
     zone = field_int(action, "zone")
     if not 0 <= zone <= 5:
-        raise InvalidAction(CODE + "bad_zone", "zone must be 0..5")
+        raise InvalidAction(CODE + "bad_field", "zone must be 0..5")
     return lambda: hit_all(
         state, [c for c in in_play(state) if c.zone == zone and is_unit(c)], BURN, "incendiarism"
     )

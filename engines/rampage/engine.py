@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
-from engines.base import Event, IllegalAction, InvalidAction, Outcome, make_event
+from engines.base import Event, IllegalAction, Outcome, make_event
+from engines.envelope import MAP, STR, STRS, Action, Actions, Field, optional
 from engines.rampage import legal, setup_rules, turns
 from engines.rampage import view as views
 from engines.rampage.outcome import outcome_of
@@ -13,14 +14,77 @@ from engines.rampage.play import apply_play, validate_play
 from engines.rampage.state import OVER, PLAY, RampageState
 
 GAME = "rampage"
-# The fields each action type may carry; anything else is malformed.
-FIELDS: dict[str, frozenset[str]] = {
-    "setup": frozenset({"type", "gate", "castle"}),
-    "end_turn": frozenset({"type"}),
-    "defend": frozenset({"type", "card", "to", "pay"}),
-    "play": frozenset({"type", "card", "pay", "as", "name", "target"}),
-    "resign": frozenset({"type"}),
-}
+
+
+def _gate(state: RampageState, seat: int, kind: str) -> None:
+    if state.phase == OVER:
+        raise IllegalAction(f"{GAME}/game_over", "the match is over")
+
+
+def _resign(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    state.players[seat].resigned = True
+    return [make_event("resigned", seat=seat), *turns.finish(state, seat, "resigned")]
+
+
+def _setup(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    setup_rules.validate_setup(state, seat, action)
+    events = setup_rules.apply_setup(state, seat, action)
+    if state.phase == PLAY:
+        events.extend(turns.start_turn(state, state.first_seat))
+    return events
+
+
+def _end_turn(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    turns.require_turn(state, seat)
+    return turns.end_turn(state, seat)
+
+
+def _defend(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    turns.validate_defend(state, seat, action)
+    return turns.apply_defend(state, seat, action)
+
+
+def _play(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
+    validate_play(state, seat, action)
+    return apply_play(state, seat, action)
+
+
+CARD = "a card id from the hand"
+PAY = "the card ids discarded to pay"
+# The table: each action type, its rules and its fields (``engines.envelope``).
+ACTIONS: Actions[list[Event]] = Actions(
+    GAME,
+    [
+        Action(
+            "setup",
+            _setup,
+            Field("gate", STRS, doc="the two card ids for the gate"),
+            Field("castle", STRS, doc="the two card ids for the castle"),
+            doc="split the set-up cards between gate and castle",
+        ),
+        Action("end_turn", _end_turn, doc="end the turn"),
+        Action(
+            "defend",
+            _defend,
+            Field("card", STR, doc=CARD),
+            Field("to", STR, doc="'gate' or 'castle'"),
+            optional("pay", STRS, PAY),
+            doc="place a defence card",
+        ),
+        Action(
+            "play",
+            _play,
+            Field("card", STR, doc=CARD),
+            optional("pay", STRS, PAY),
+            optional("as", MAP, "Scheme: card id -> unit type"),
+            optional("name", STR, "Priest: the unit type named"),
+            optional("target", doc="a hand position or a permanent's card id", null=True),
+            doc="play a card",
+        ),
+        Action("resign", _resign, doc="leave the game"),
+    ],
+    _gate,
+)
 
 
 class RampageEngine:
@@ -30,6 +94,8 @@ class RampageEngine:
     title: ClassVar[str] = "Castle Rampage"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
+    actions: ClassVar[Actions[list[Event]]] = ACTIONS
+    whole_views: ClassVar[bool] = False
 
     def setup(
         self, seats: Any, seed: int, options: Mapping[str, Any] | None = None
@@ -47,48 +113,28 @@ class RampageEngine:
     def to_act(self, state: RampageState) -> frozenset[int]:
         return views.to_act(state)
 
+    def awaiting(self, state: RampageState) -> frozenset[int]:
+        """Every seat in ``to_act`` is awaited (no optional out-of-turn actions)."""
+        return views.to_act(state)
+
     def legal_actions(self, state: RampageState, seat: int) -> list[dict[str, Any]]:
         """End turn first (the time-out default), then placements, plays, resign last."""
         return legal.legal_actions(state, seat)
 
     def apply(self, state: RampageState, seat: Any, action: Any, at_ms: Any) -> list[Event]:
-        """Validate completely, then change ``state``.
+        """Validate completely (the table ``ACTIONS`` and its rules), then change ``state``.
 
-        InvalidAction rampage/bad_action (not a dict, unknown type, unknown field) or a
-        field-specific code; IllegalAction rampage/game_over, rampage/bad_seat and the codes of
-        each action's validator (rampage/not_your_turn, rampage/already_defended, ...).
-        ``Any``: refused with those codes when compiled (mypyc) too, where a typed parameter
-        would raise TypeError first.
+        InvalidAction: the envelope's codes (``engines.envelope``) or a field-specific code
+        (rampage/bad_cards, ...); IllegalAction rampage/game_over and the codes of each
+        action's validator (rampage/not_your_turn, rampage/already_defended, ...). ``Any``:
+        refused with those codes when compiled (mypyc) too, where a typed parameter would
+        raise TypeError first.
         """
         try:
-            return self._apply(state, seat, action)
+            return ACTIONS.dispatch(state, seat, action, at_ms)
         finally:
             # Even a refusal counts: a view built before it is never mistaken for a later one.
             state.version += 1
-
-    def _apply(self, state: RampageState, seat: Any, action: Any) -> list[Event]:
-        kind = _action_type(action)
-        if not isinstance(seat, int) or not 0 <= seat < state.seats:
-            raise IllegalAction(f"{GAME}/bad_seat", "no such seat")
-        if state.phase == OVER:
-            raise IllegalAction(f"{GAME}/game_over", "the match is over")
-        if kind == "resign":
-            state.players[seat].resigned = True
-            return [make_event("resigned", seat=seat), *turns.finish(state, seat, "resigned")]
-        if kind == "setup":
-            setup_rules.validate_setup(state, seat, action)
-            events = setup_rules.apply_setup(state, seat, action)
-            if state.phase == PLAY:
-                events.extend(turns.start_turn(state, state.first_seat))
-            return events
-        if kind == "end_turn":
-            turns.require_turn(state, seat)
-            return turns.end_turn(state, seat)
-        if kind == "defend":
-            turns.validate_defend(state, seat, action)
-            return turns.apply_defend(state, seat, action)
-        validate_play(state, seat, action)
-        return apply_play(state, seat, action)
 
     def tick(self, state: RampageState, now_ms: int) -> list[Event]:
         """Castle Rampage has no game-time deadlines; turn clocks belong to the session."""
@@ -100,6 +146,10 @@ class RampageEngine:
     def view(self, state: RampageState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def view_audience(self, state: RampageState, seat: int | None) -> Hashable:
+        """Each seat sees its own hand: every seat, and the spectators, is its own audience."""
+        return seat
+
     def outcome(self, state: RampageState) -> Outcome | None:
         return outcome_of(state)
 
@@ -108,17 +158,3 @@ class RampageEngine:
 
     def from_json(self, data: Mapping[str, Any]) -> RampageState:
         return RampageState.from_json(data)
-
-
-def _action_type(action: Any) -> str:
-    """The action's type; InvalidAction rampage/bad_action when malformed."""
-    if not isinstance(action, dict):
-        raise InvalidAction(f"{GAME}/bad_action", "an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise InvalidAction(f"{GAME}/bad_action", f"unknown action type {kind!r}")
-    allowed = FIELDS[kind]
-    if not allowed.issuperset(action):  # checked on every action: no set built when clean
-        extra = set(action) - allowed
-        raise InvalidAction(f"{GAME}/bad_action", f"unknown fields {sorted(extra)}")
-    return kind

@@ -48,11 +48,12 @@ def scheme_fits(card: Card, pay: Sequence[str], as_types: Mapping[str, str]) -> 
 def validate_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> None:
     """Refuse a card that may not be played as given.
 
-    InvalidAction rampage/bad_cards, rampage/bad_as, rampage/bad_name, rampage/bad_target for
-    malformed fields. IllegalAction rampage/not_your_turn, rampage/not_in_hand,
-    rampage/not_playable (purple cards only defend), rampage/once_per_turn (a second Veteran
-    this turn, house rule 8), rampage/permanent_in_play (one of each permanent per player,
-    house rule), rampage/cost (wrong discards or Scheme units), rampage/no_target.
+    InvalidAction rampage/bad_cards, rampage/bad_as, rampage/bad_name for malformed fields.
+    IllegalAction rampage/not_your_turn, rampage/not_in_hand, rampage/not_playable (purple
+    cards only defend), rampage/once_per_turn (a second Veteran this turn, house rule 8),
+    rampage/permanent_in_play (one of each permanent per player, house rule), rampage/cost
+    (wrong discards or Scheme units), rampage/bad_target (a target this card does not take),
+    rampage/no_target.
     """
     card_id, pay, as_types = action.get("card"), action.get("pay", []), action.get("as", {})
     if not isinstance(card_id, str) or not isinstance(pay, list):
@@ -92,7 +93,7 @@ def validate_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> 
     if card.effect == "archer":
         if opponent.hand:
             if isinstance(target, bool) or not isinstance(target, int):
-                raise InvalidAction(f"{GAME}/bad_target", "target is a position in their hand")
+                raise IllegalAction(f"{GAME}/bad_target", "target is a position in their hand")
             if not 0 <= target < len(opponent.hand):
                 raise IllegalAction(f"{GAME}/no_target", "no card at that hand position")
         elif target is not None:
@@ -101,11 +102,11 @@ def validate_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> 
         if not opponent.permanents:
             raise IllegalAction(f"{GAME}/no_target", "your opponent has no permanent card")
         if not isinstance(target, str):
-            raise InvalidAction(f"{GAME}/bad_target", "target is a permanent card id")
+            raise IllegalAction(f"{GAME}/bad_target", "target is a permanent card id")
         if target not in opponent.permanents:
             raise IllegalAction(f"{GAME}/no_target", "target one of your opponent's permanents")
     elif card.effect not in TARGETED and target is not None:
-        raise InvalidAction(f"{GAME}/bad_target", f"{card.name} takes no target")
+        raise IllegalAction(f"{GAME}/bad_target", f"{card.name} takes no target")
 
 
 def apply_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> list[Event]:

@@ -192,8 +192,8 @@ def test_an_edited_source_makes_the_real_build_give_way_to_the_py_files(tmp_path
 @pytest.mark.parametrize(
     ("call", "code"),
     [
-        (lambda engine, state: engine.apply(state, 0, "resign", 0), "ambush/unknown_action"),
-        (lambda engine, state: engine.apply(state, 0, None, 0), "ambush/unknown_action"),
+        (lambda engine, state: engine.apply(state, 0, "resign", 0), "ambush/bad_action"),
+        (lambda engine, state: engine.apply(state, 0, None, 0), "ambush/bad_action"),
         (lambda engine, state: engine.apply(state, 0, {"type": "resign"}, 1.5), "ambush/bad_field"),
         (lambda engine, state: engine.apply(state, "0", {"type": "resign"}, 0), "ambush/bad_seat"),
         (lambda engine, state: engine.setup("4", 1), "ambush/bad_seats"),

@@ -1,6 +1,7 @@
 """Each game's action types (``app.protocol.actions``) against its engine: the same action
-types and fields as the engine's own table, and every action the engines list or the bots
-play over seeded bot games validates against the game's union."""
+types, fields, required and nullable fields as the engine's own table (``engines.envelope``),
+and every action the engines list or the bots play over seeded bot games validates against
+the game's union."""
 
 from __future__ import annotations
 
@@ -15,20 +16,21 @@ from pydantic import TypeAdapter, ValidationError
 from app.protocol.actions import GAME_ACTIONS
 from app.protocol.actions.ember import HeroId
 from engines import registry
-from engines.ambush.actions import _FIELDS as AMBUSH_FIELDS
 from engines.base import Decision
-from engines.castles.engine import ACTION_FIELDS as CASTLES_FIELDS
 from engines.ember.cards import HERO_IDS
-from engines.ember.engine import ACTION_FIELDS as EMBER_FIELDS
+from engines.envelope import Actions
 from engines.playout import play
-from engines.rampage.engine import FIELDS as RAMPAGE_FIELDS
 
-# Each engine's table of the fields each action type may carry (Ambush!'s leaves out "type").
+
+def table(game: str) -> Actions[Any]:
+    """The engine's action table (``engines.envelope``)."""
+    actions: Actions[Any] = registry.get(game).actions  # type: ignore[attr-defined]
+    return actions
+
+
+# Each engine's table: the fields each action type may carry, "type" included.
 ENGINE_FIELDS: dict[str, Mapping[str, frozenset[str]]] = {
-    "ambush": {kind: names | {"type"} for kind, names in AMBUSH_FIELDS.items()},
-    "rampage": RAMPAGE_FIELDS,
-    "castles": CASTLES_FIELDS,
-    "ember": EMBER_FIELDS,
+    game: {kind: row.allowed for kind, row in table(game).rows.items()} for game in GAME_ACTIONS
 }
 # Seat counts and options per game: the Castles terrain opens the strike windows.
 SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
@@ -64,9 +66,45 @@ def schema_fields(game: str) -> dict[str, frozenset[str]]:
     return out
 
 
+def schema_required(game: str) -> dict[str, frozenset[str]]:
+    """Per action type, the fields its schema requires, "type" left out."""
+    schema = union_schema(game)
+    out: dict[str, frozenset[str]] = {}
+    for member in schema["$defs"].values():
+        if "properties" in member and "type" in member["properties"]:
+            kind = member["properties"]["type"]["const"]
+            out[kind] = frozenset(member.get("required", ())) - {"type"}
+    return out
+
+
+def schema_nullable(game: str) -> dict[str, frozenset[str]]:
+    """Per action type, the fields its schema lets be null."""
+    schema = union_schema(game)
+    out: dict[str, frozenset[str]] = {}
+    for member in schema["$defs"].values():
+        if "properties" in member and "type" in member["properties"]:
+            kind = member["properties"]["type"]["const"]
+            out[kind] = frozenset(
+                name
+                for name, field in member["properties"].items()
+                if {"type": "null"} in field.get("anyOf", [])
+            )
+    return out
+
+
 @pytest.mark.parametrize("game", sorted(GAME_ACTIONS))
 def test_action_types_and_fields_match_the_engine(game: str) -> None:
     assert schema_fields(game) == dict(ENGINE_FIELDS[game])
+    required = {
+        kind: frozenset(field.name for field in row.fields if field.required)
+        for kind, row in table(game).rows.items()
+    }
+    assert schema_required(game) == required
+    nullable = {
+        kind: frozenset(field.name for field in row.fields if field.null)
+        for kind, row in table(game).rows.items()
+    }
+    assert schema_nullable(game) == nullable
 
 
 @pytest.mark.parametrize("game", sorted(GAME_ACTIONS))

@@ -331,9 +331,11 @@ def test_house_rule_an_exhausted_siege_ends_on_castle_size() -> None:
             "rampage/bad_structure",
         ),
         (0, {"type": "play", "card": "bomber#1"}, IllegalAction, "rampage/not_in_hand"),
-        (0, {"type": "play", "card": 5}, InvalidAction, "rampage/bad_cards"),
-        (0, {"type": "end_turn", "x": 1}, InvalidAction, "rampage/bad_action"),
-        (0, {"type": "fly"}, InvalidAction, "rampage/bad_action"),
+        (0, {"type": "play", "card": 5}, InvalidAction, "rampage/bad_field"),
+        (0, {"type": "play", "card": "bomber#1", "pay": [3]}, InvalidAction, "rampage/bad_field"),
+        (0, {"type": "end_turn", "x": 1}, InvalidAction, "rampage/bad_field"),
+        (0, {"type": "fly"}, InvalidAction, "rampage/unknown_action"),
+        (2, {"type": "end_turn"}, InvalidAction, "rampage/bad_seat"),
         (0, "resign", InvalidAction, "rampage/bad_action"),
         (
             0,
@@ -344,7 +346,7 @@ def test_house_rule_an_exhausted_siege_ends_on_castle_size() -> None:
         (
             0,
             {"type": "play", "card": "reinforcements#1", "target": 0},
-            InvalidAction,
+            IllegalAction,
             "rampage/bad_target",
         ),
     ],
