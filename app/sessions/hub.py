@@ -18,30 +18,16 @@ from app.db.repositories import MatchRepository
 from app.errors import AppError, Conflict
 from app.ops.logs import in_match_context
 from app.sessions import wire
-from app.sessions.bots import BotSeat, make_bot, replan_all
-from app.sessions.clock import MatchClock
-from app.sessions.commands import History
+from app.sessions.bots import replan_all
 from app.sessions.reads import MatchReads
-from app.sessions.replies import Answers
-from app.sessions.results import ended_message
-from app.sessions.seat_names import seat_infos
+from app.sessions.replay import replayed
 from app.sessions.session import GameSession
 from app.sessions.sleep import Sleeper, apply_carry
-from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.turns import TurnListener
-from app.sessions.wire import ack
-from engines import registry
-from engines.base import awaiting_seats, events_for
-from engines.playout import apply_entry
 
 log = logging.getLogger(__name__)
 
 FINISHED_KEPT = 256
-
-
-def bot_seed(match_seed: int, seat: int) -> int:
-    """Each bot's own seed, derived from the match seed so a rebuilt bot is the same bot."""
-    return (match_seed * 1_000_003 + seat * 7919 + 17) & ((1 << 63) - 1)
 
 
 class Placement(Protocol):
@@ -384,79 +370,11 @@ class Hub:
     async def rebuild(self, match_id: int) -> GameSession:
         """The match as its log has it, as a session not yet started, touching nothing else
         (a session restores its state from one: ``GameSession.restore``)."""
-        async with self.sessionmaker() as db:
-            repo = MatchRepository(db)
-            match = await repo.get(match_id)
-            seat_rows = await repo.seats(match_id)
-            seats = await seat_infos(db, seat_rows)
-            rows = await repo.actions(match_id)
-        engine = registry.get(match.game)
-        options: dict[str, Any] = dict(match.options or {})
-        state = engine.setup(match.seat_count, match.seed, options)
-        bots = {
-            seat: BotSeat(seat, make_bot(engine, info.bot, seat, bot_seed(match.seed, seat)))
-            for seat, info in enumerate(seats)
-            if info.bot is not None
-        }
-        for seat, bot in bots.items():
-            bot.observe([], engine.view(state, seat))
-        control = TimeControl.from_json(match.time_control, self.settings.disconnect_grace_ms)
-        # The clocks are rebuilt by replaying whose turn it was at each logged time.
-        clocks = TurnClocks(control)
-        clocks.update(awaiting_seats(engine, state), 0, None)
-        history = History(self.settings.resume_buffer)
-        replies: Answers = {}
-        forfeits: dict[str, Any] = {}
-        last_at = 0
-        for row in rows:
-            events = apply_entry(engine, state, (row.seat, row.action, row.at_ms))
-            history.append(row.version, events, row.at_ms)
-            # Arbitrated grabs are logged at their V, which may precede the row before.
-            last_at = max(last_at, row.at_ms)
-            if row.client_seq is not None and row.seat is not None:
-                replies[(row.account_id, row.seat)] = (
-                    row.client_seq,
-                    ack(row.client_seq, row.version),
-                )
-            if row.cause.startswith("forfeit_") and row.seat is not None:
-                forfeits[str(row.seat)] = row.cause.removeprefix("forfeit_")
-            for seat, bot in bots.items():
-                bot.observe(events_for(events, seat), engine.view(state, seat))
-            over = engine.outcome(state) is not None
-            clocks.update(() if over else awaiting_seats(engine, state), row.at_ms, row.seat)
-        clock = MatchClock(match.started_wall_ms, last_at, self.settings.clock_rate)
-        clocks.restart(clock.now())
-        session = GameSession(
-            match_id=match_id,
-            engine=engine,
-            state=state,
-            seats=seats,
-            version=rows[-1].version if rows else 0,
-            clock=clock,
-            time_control=control,
+        return await replayed(
+            match_id,
+            settings=self.settings,
             sessionmaker=self.sessionmaker,
             action_log=self.action_log,
-            history=history,
-            bots=bots,
-            replies=replies,
-            forfeits=forfeits,
-            rated=match.rated,
             on_finish=self._on_finish,
-            turn_clocks=clocks,
-            seed=match.seed,
             rebuild=self.rebuild,
         )
-        session.result_unwritten = session.finished and match.status == "running"
-        outcome = engine.outcome(state)
-        if match.status == "finished" and outcome is not None:
-            ledger = {int(seat): int(delta) for seat, delta in (match.ledger or {}).items()}
-            session.ended = ended_message(
-                match_id,
-                session.version,
-                outcome,
-                ledger if match.rated else None,
-                rated=match.rated,
-            )
-        if match.status == "aborted":
-            session.finished = True  # an admin ended it with no result (``abort``)
-        return session
