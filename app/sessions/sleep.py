@@ -254,7 +254,8 @@ class Sleeper:
 
     def sleepy(self, session: GameSession, now: float) -> bool:
         loaded = self.loaded_at.get(session.match_id, now)
-        return may_sleep(session) and quiet_for_s(session, loaded, now) >= self.after_s
+        # The idle time first: it costs nothing, where the seats awaited may build a view.
+        return quiet_for_s(session, loaded, now) >= self.after_s and may_sleep(session)
 
     async def sleep_idle(self) -> list[int]:
         """Put every match idle long enough to sleep; returns their ids."""
