@@ -34,6 +34,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PEERS_DIR = ROOT.parent / "shared" / "peers"
 STANDARD_ROWS = ((250, 500), (1000, 500), (2000, 500), (250, 0))
 PEERS = ("bgio", "colyseus", "rampart")
+# All the load's clients come from 127.0.0.1: the per-address limits (accounts, tables, reads,
+# sockets) would refuse them at once (429 ``rate/limited``), so a Rampart run lifts them.
+UNLIMITED = {
+    "RAMPART_ACCOUNT_ADDRESS_LIMIT": "",
+    "RAMPART_TABLE_ADDRESS_LIMIT": "",
+    "RAMPART_TABLE_ACCOUNT_LIMIT": "",
+    "RAMPART_READ_ADDRESS_LIMIT": "",
+    "RAMPART_SOCKETS_PER_ADDRESS": "0",
+}
 NAMES = {"bgio": "boardgame.io", "colyseus": "colyseus", "rampart": "rampart"}
 
 
@@ -46,8 +55,9 @@ def run_one(peer: str, matches: int, think: int, duration: int, warmup: int) -> 
     before = load_average()
     command = [str(PEERS_DIR / "run.sh"), peer, str(matches), str(think), str(duration)]
     command.append(str(warmup))
+    env = {**os.environ, **UNLIMITED} if peer == "rampart" else None
     started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if lines:
         result: dict[str, Any] = json.loads(lines[-1])
@@ -64,10 +74,17 @@ def cell(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+def per_seat_kib(result: dict[str, Any]) -> float | None:
+    """The server's RSS at its largest in the window, per connected client (one per seat)."""
+    rss, clients = result.get("server", {}).get("rss_mb_max_window"), result.get("clients")
+    return round(rss * 1024 / clients, 1) if rss and clients else None
+
+
 def table(results: list[dict[str, Any]]) -> str:
     head = (
         "| peer | M | THINK ms | moves/s | p50 ms | p95 ms | p99 ms | max ms | server CPU % "
-        "| server CPU µs/move | server RSS MB end/peak | loadgen CPU % | loadgen lag p99 ms "
+        "| server CPU µs/move | server RSS MB end/peak | server KiB/seat | loadgen CPU % "
+        "| loadgen lag p99 ms "
         "| machine busy % | load avg before | errors | ok |"
     )
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
@@ -90,6 +107,7 @@ def table(results: list[dict[str, Any]]) -> str:
             server.get("cpu_pct"),
             server.get("cpu_us_per_move"),
             f"{cell(server.get('rss_mb_end'))}/{cell(server.get('rss_mb_peak'))}",
+            per_seat_kib(r),
             loadgen.get("cpu_pct"),
             loadgen.get("loop_lag_p99_ms"),
             r.get("machine_cpu_busy_pct"),
