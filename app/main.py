@@ -20,6 +20,7 @@ from app.api.routes import (
     lobbies,
     matches,
     metrics,
+    notify,
     players,
     practice,
     queue,
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         queue.rematch_router,
         admin.router,
         reports.router,
+        notify.router,
     )
     for router in routers:
         app.include_router(router)

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from app.accounts.names import name_key, player_name
 from app.api.deps import CurrentPlayer, GuardDep, LimitsDep, SessionDep, SettingsDep
 from app.api.errors import declared
+from app.api.routes.notify import MeOut, with_email
 from app.api.schemas import AccountOut, Login, NewAccount, Register, TokenOut
 from app.db.models import Account
 from app.db.repositories import AccountRepository, name_taken
@@ -105,8 +106,9 @@ async def log_in(
 
 
 @router.get("/accounts/me", responses=declared(401, 503))
-async def me(player: CurrentPlayer) -> AccountOut:
-    return account_out(player)
+async def me(player: CurrentPlayer, db: SessionDep) -> MeOut:
+    """The caller's account, with his e-mail address for notifications (``email``)."""
+    return await with_email(account_out(player), db)
 
 
 @router.post("/accounts/me/register", responses=declared(401, 409, 422, 503))

@@ -4,14 +4,16 @@ verification link, and the unsubscribe link every mail carries (no login needed)
 from __future__ import annotations
 
 import html
+from typing import Any
 
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import CurrentPlayer, SessionDep, SettingsDep
-from app.api.errors import declared
-from app.api.schemas import Body
+from app.api.errors import STATUS_MEANING, declared
+from app.api.schemas import AccountOut, Body
 from app.config import Settings
 from app.db.mail import EmailAddress
 from app.errors import AppError, Forbidden, NotFound
@@ -20,6 +22,17 @@ from app.notify.addresses import AddressState
 from app.notify.links import Links
 
 router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals of a route answering a page (a link opened in a browser): JSON errors,
+    as everywhere, where ``declared`` would give them the page's media type."""
+    error = {"schema": {"$ref": "#/components/schemas/ErrorOut"}}
+    return {
+        status: {"description": STATUS_MEANING[status], "content": {"application/json": error}}
+        for status in statuses
+    }
+
 
 TOKEN = Query(min_length=1, max_length=1000, description="the token of the mailed link")
 
@@ -41,10 +54,22 @@ class EmailOut(BaseModel):
     notifications: bool
 
 
+class MeOut(AccountOut):
+    """The caller's account, with his e-mail address (None: he has given none)."""
+
+    email: EmailOut | None = None
+
+
 def email_out(state: AddressState) -> EmailOut:
     return EmailOut(
         address=state.address, verified=state.verified, notifications=state.notifications
     )
+
+
+async def with_email(account: AccountOut, db: AsyncSession) -> MeOut:
+    """``account`` with its e-mail address (``GET /api/accounts/me``)."""
+    state = addresses.state_of(await db.get(EmailAddress, account.id))
+    return MeOut(**account.model_dump(), email=email_out(state) if state else None)
 
 
 def _links(settings: Settings) -> Links:
@@ -71,7 +96,7 @@ async def my_email(player: CurrentPlayer, db: SessionDep) -> EmailOut:
     return email_out(state)
 
 
-@router.put("/accounts/me/email", responses=declared(401, 403, 422, 503))
+@router.put("/accounts/me/email", responses=declared(400, 401, 403, 422, 503))
 async def set_email(
     body: EmailIn, player: CurrentPlayer, db: SessionDep, settings: SettingsDep
 ) -> EmailOut:
@@ -95,7 +120,7 @@ async def delete_email(player: CurrentPlayer, db: SessionDep) -> Response:
     return Response(status_code=204)
 
 
-@router.put("/accounts/me/email/notifications", responses=declared(401, 404, 503))
+@router.put("/accounts/me/email/notifications", responses=declared(400, 401, 404, 422, 503))
 async def set_notifications(
     body: NotificationsIn, player: CurrentPlayer, db: SessionDep
 ) -> EmailOut:
@@ -108,7 +133,9 @@ async def set_notifications(
 
 
 @router.get(
-    "/accounts/email/verify", response_class=HTMLResponse, responses=declared(400, 409, 503)
+    "/accounts/email/verify",
+    response_class=HTMLResponse,
+    responses=refusals(400, 409, 413, 422, 503),
 )
 async def verify_email(db: SessionDep, settings: SettingsDep, token: str = TOKEN) -> HTMLResponse:
     """The link of the verification mail: marks the address verified and says so. Refuses
@@ -119,7 +146,9 @@ async def verify_email(db: SessionDep, settings: SettingsDep, token: str = TOKEN
     return _page("Address verified", f"{address} will receive news of your matches.")
 
 
-@router.get("/notify/unsubscribe", response_class=HTMLResponse, responses=declared(400, 503))
+@router.get(
+    "/notify/unsubscribe", response_class=HTMLResponse, responses=refusals(400, 413, 422, 503)
+)
 async def unsubscribe(db: SessionDep, settings: SettingsDep, token: str = TOKEN) -> HTMLResponse:
     """The link every notification carries: turns the account's mails off, without
     logging in. Refuses ``email/bad_token`` (400) for a forged or damaged link."""
@@ -128,7 +157,7 @@ async def unsubscribe(db: SessionDep, settings: SettingsDep, token: str = TOKEN)
     return _page("Unsubscribed", text)
 
 
-@router.post("/notify/unsubscribe", status_code=204, responses=declared(400, 503))
+@router.post("/notify/unsubscribe", status_code=204, responses=declared(400, 422, 503))
 async def unsubscribe_one_click(
     db: SessionDep, settings: SettingsDep, token: str = TOKEN
 ) -> Response:
