@@ -1,4 +1,5 @@
 // REST calls and the stored account: every request goes through call(), errors become ApiError.
+import { toast } from "./dom.js";
 import { describe } from "./errors.js";
 
 const TOKEN_KEY = "rampart.token";
@@ -65,6 +66,9 @@ function serverMessage(err, text) {
   const msg = String(first.msg || "").replace(/^String should have/, "It needs").replace(/^Value error, /, "");
   return `${label ? `${label}: ` : ""}${msg}${/[.!]$/.test(msg) ? "" : "."}`;
 }
+
+/** A failed call (or any error) told to the player in a toast, in the words of errors.js. */
+export const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
 
 export const get = (path, opts) => call("GET", path, undefined, opts);
 export const post = (path, body = {}, opts) => call("POST", path, body, opts);

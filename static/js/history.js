@@ -1,14 +1,14 @@
 // Match history: the filtered list, one match with its result and ledger, and a replay that
 // steps and scrubs version by version (GET /api/matches/{id}/state?version=N), drawn by each
 // game's own renderer in read-only mode (replay.js).
-import { ApiError, get, session } from "./api.js";
-import { clear, h, put, signed, toast, when } from "./dom.js";
+import { fail, get, session } from "./api.js";
+import { gameIds, gameTitle } from "./catalog.js";
+import { clear, h, put, signed, when } from "./dom.js";
+import { loadRenderer } from "./games/index.js";
 import { createReplay } from "./replay.js";
 import { resultWords } from "./result.js";
 import { botName, recordSeatLabel } from "./seats.js";
-import { gameTitle } from "./tournaments.js";
 
-const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
 const seatName = (match, seat) => {
   const found = (match.seats || []).find((s) => s.seat === seat);
   return found ? recordSeatLabel(found) : `Seat ${seat + 1}`;
@@ -32,7 +32,7 @@ function liveLink(m) {
 export function mountHistory(root) {
   const params = new URLSearchParams(location.search);
   const game = h("select#filter-game", { "aria-label": "game" }, h("option", { value: "" }, "All games"),
-    ["ambush", "rampage", "castles", "ember"].map((g) => h("option", { value: g }, gameTitle(g))));
+    gameIds().map((g) => h("option", { value: g }, gameTitle(g))));
   const status = h("select#filter-status", { "aria-label": "status" }, h("option", { value: "" }, "Any status"),
     h("option", { value: "running" }, "Running"), h("option", { value: "finished" }, "Finished"));
   const mineOnly = h("input#filter-mine", { type: "checkbox" });
@@ -172,6 +172,8 @@ export function mountMatch(root, _navigate, matchId) {
     } catch (err) { fail(err); put(summary, h("p", err.message)); return; }
     drawSummary();
     slider.max = match.version;
+    // The replay draws the game's cards: their data first (fetched once per page).
+    try { await loadRenderer(match.game); } catch (err) { fail(err); }
     try {
       const headers = session.token ? { authorization: `Bearer ${session.token}` } : {};
       const text = await (await fetch(`/api/matches/${matchId}/events`, { headers })).text();

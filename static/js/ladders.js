@@ -1,8 +1,9 @@
 // Rating ladders: the list with a custom-ladder form (/ladders) and one leaderboard
 // (/ladders/{id}) with the 1500-point ledger beside Glicko-2 and OpenSkill ratings.
-import { ensureGuest, get, post, session } from "./api.js";
+import { ensureGuest, fail, get, post, session } from "./api.js";
+import { gameTitle } from "./catalog.js";
 import { clear, h, put } from "./dom.js";
-import { fail, gameTitle, playerLink } from "./tournaments.js";
+import { playerLink } from "./tournaments.js";
 
 /** A skill rating cell: the display value, "?" while provisional. */
 export function ratingCell(rating, system) {

@@ -1,20 +1,12 @@
 // The start page (account, open tables, create a table) and one table's room before the start.
-import { ApiError, ensureGuest, get, post, session } from "./api.js";
+import { ApiError, ensureGuest, fail, get, post, session } from "./api.js";
+import { gameTitle, loadGames, timeControlText } from "./catalog.js";
 import { add, clear, h, icon, put, toast } from "./dom.js";
 import { botLevelSelect, gameOptions } from "./gameoptions.js";
 import { learnPanel } from "./learn/panel.js";
 import { howtoLink } from "./learn/howto.js";
 import { watchLobbies } from "./lobbyfeed.js";
 import { recordSeatLabel } from "./seats.js";
-
-const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
-const gameTitle = (id) => GAME_TITLES[id] || id;
-const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
-
-function timeControlText(tc) {
-  if (!tc || !tc.turn_ms) return "untimed";
-  return `${Math.round(tc.turn_ms / 1000)}s/turn${tc.on_timeout === "forfeit" ? ", forfeit" : ""}`;
-}
 
 /** The account box: guest, log in, register, or who you are. */
 export function accountPanel(onChange) {
@@ -131,7 +123,7 @@ export function mountHome(root, navigate) {
       h("div.col", accountPanel(() => navigate("/", { replace: true })), running, h("section.panel", h("h2", "Open tables"), list), learnPanel()),
       h("div.col.create-slot", h("p.muted", "Loading games…"))));
   put(root, main);
-  get("/api/games", { auth: false }).then((games) => {
+  loadGames().then((games) => {
     put(main.querySelector(".create-slot"), createForm(games, (lobby) => navigate(`/lobby/${lobby.id}`)));
   }).catch(fail);
   return stop;

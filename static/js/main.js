@@ -1,6 +1,7 @@
 // The client's router: history-API routes to page modules; header and account badge.
 import { session } from "./api.js";
 import { refreshCalls, startCalls } from "./calls.js";
+import { loadGames } from "./catalog.js";
 import { h, icon, put } from "./dom.js";
 import { mountHistory, mountMatch } from "./history.js";
 import { mountHowto } from "./learn/howto.js";
@@ -85,4 +86,6 @@ window.addEventListener("rampart:account", drawBadge);
 drawBadge();
 startCalls(navigate);
 startTurns();
-route();
+// Every page names games by the server's titles: the list is read first (a page still opens
+// should it fail, naming games by their ids).
+loadGames().catch(() => {}).then(route);

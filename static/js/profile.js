@@ -1,11 +1,12 @@
 // A player's profile (/players/{id}): ladders (ledger and ratings), tournaments, recent
 // matches, and the rating history drawn as an SVG chart per ladder.
-import { get, post, session } from "./api.js";
+import { fail, get, post, session } from "./api.js";
+import { gameTitle } from "./catalog.js";
 import { h, put, signed, toast, when } from "./dom.js";
 import { lineChart } from "./chart.js";
 import { ratingCell } from "./ladders.js";
 import { recordSeatLabel } from "./seats.js";
-import { FORMATS, STATUS_WORDS, fail, gameTitle } from "./tournaments.js";
+import { FORMATS, STATUS_WORDS } from "./tournaments.js";
 
 const COLORS = { points: "#d9a441", glicko2: "#3fa0b8", openskill: "#c06ad8" };
 

@@ -1,12 +1,12 @@
 // Quick play on the start page: "Play now" per game and seat count (rated or casual), then a
 // waiting panel (time waited, the estimate, Cancel) until the server seats us in a match.
-import { ApiError, call, ensureGuest, get, post, session } from "./api.js";
-import { h, put, toast } from "./dom.js";
+import { ApiError, call, ensureGuest, fail, get, post, session } from "./api.js";
+import { loadGames } from "./catalog.js";
+import { h, put } from "./dom.js";
 
 const TICKET_KEY = "rampart.ticket";
 const POLL_MS = 2000;
 const BOTS_AFTER_S = 30;
-const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
 
 /** A socket on /ws/lobby that says hello with our token and calls onMatched(message) when the
  * server seats one of our tickets; returns a close function. */
@@ -117,7 +117,7 @@ export function quickPlayPanel(navigate) {
     } catch (err) { fail(err); }
   });
   syncBots();
-  get("/api/games", { auth: false }).then((list) => {
+  loadGames().then((list) => {
     put(games, list.map((game) => {
       const counts = [];
       for (let n = Math.max(2, game.min_seats); n <= game.max_seats; n += 1) counts.push(n);

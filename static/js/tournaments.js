@@ -1,20 +1,13 @@
 // Tournaments: the filtered list and the organiser's create form (/tournaments); helpers the
 // tournament, ladder and profile pages share.
-import { ApiError, ensureGuest, get, post, session } from "./api.js";
-import { clear, h, put, toast } from "./dom.js";
+import { ensureGuest, fail, get, post, session } from "./api.js";
+import { gameTitle, loadGames } from "./catalog.js";
+import { clear, h, put } from "./dom.js";
 import { gameOptions } from "./gameoptions.js";
 import { watchTournaments } from "./tournamentfeed.js";
 
-const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
-export const gameTitle = (id) => GAME_TITLES[id] || id;
-export const fail = (err) => toast(err instanceof ApiError ? err.message : String(err), "error");
 export const FORMATS = { swiss: "Swiss", round_robin: "Round robin", single_elimination: "Single elimination" };
 export const STATUS_WORDS = { draft: "draft", registration: "registration open", running: "running", finished: "finished" };
-
-export function timeControlText(tc) {
-  if (!tc || !tc.turn_ms) return "untimed";
-  return `${Math.round(tc.turn_ms / 1000)}s/turn${tc.on_timeout === "forfeit" ? ", forfeit" : ""}`;
-}
 
 /** A name that links to the player's profile when it belongs to an account; a server bot or
  * a bot account (``botAccount``) is labelled "bot" beside it. */
@@ -95,9 +88,8 @@ export function mountTournaments(root, navigate) {
   const params = new URLSearchParams(location.search);
   const status = h("select#t-filter-status", { "aria-label": "status" }, h("option", { value: "" }, "Any status"),
     Object.entries(STATUS_WORDS).map(([v, t]) => h("option", { value: v }, t)));
-  const game = h("select#t-filter-game", { "aria-label": "game" }, h("option", { value: "" }, "All games"),
-    Object.keys(GAME_TITLES).map((g) => h("option", { value: g }, gameTitle(g))));
-  status.value = params.get("status") || ""; game.value = params.get("game") || "";
+  const game = h("select#t-filter-game", { "aria-label": "game" }, h("option", { value: "" }, "All games"));
+  status.value = params.get("status") || "";
   const body = h("tbody");
   let timer = null;
 
@@ -129,10 +121,12 @@ export function mountTournaments(root, navigate) {
         h("div.filters", status, game),
         h("table.matches.tournament-list", h("thead", h("tr", h("th", "Name"), h("th", "Game"), h("th", "Format"), h("th", "Status"), h("th", "Players"), h("th", "Rounds"))), body)),
       createSlot)));
-  load();
-  get("/api/games", { auth: false }).then((games) => {
+  // The game filter lists the server's games; the list loads once it is set.
+  loadGames().then((games) => {
+    game.append(...games.map((g) => h("option", { value: g.id }, g.title)));
+    game.value = params.get("game") || "";
     put(createSlot, createForm(games, (t) => navigate(`/tournaments/${t.id}`)));
-  }).catch(fail);
+  }).catch(fail).finally(load);
   // A change anywhere may move a row; coalesce bursts (a round's results arrive together).
   const stop = watchTournaments(() => { clearTimeout(timer); timer = setTimeout(load, 300); }, load);
   return () => { clearTimeout(timer); stop(); };

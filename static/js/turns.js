@@ -3,10 +3,10 @@
 // read again whenever the lobby socket says a match started or stopped waiting for you
 // (`your_turn`, which also arrives when you moved in another tab) and after each reconnect.
 import { get, session } from "./api.js";
+import { gameTitle } from "./catalog.js";
 import { h, put, when } from "./dom.js";
 import { recordSeatLabel } from "./seats.js";
 
-const GAME_TITLES = { ambush: "Ambush!", rampage: "Castle Rampage", castles: "Castles", ember: "Ember" };
 const REREAD_MS = 150; // several notices at once (a hot seat, a reconnect) make one read
 
 let matches = []; // the latest answer's matches, newest move first
@@ -38,7 +38,7 @@ function drawList(section) {
   section.hidden = !matches.length;
   const rows = mine.map((m) => h("li.turn-row", { "data-match": m.match_id },
     h("div.turn-info",
-      h("strong", GAME_TITLES[m.game] || m.game), h("span.muted", ` against ${opponents(m)}`),
+      h("strong", gameTitle(m.game)), h("span.muted", ` against ${opponents(m)}`),
       h("div.turn-when", m.deadline
         ? ["Move by ", h("time", { datetime: m.deadline }, when(m.deadline))]
         : h("span.muted", "No turn clock"))),

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from app.api.cards import game_cards
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
@@ -29,8 +31,14 @@ def run(script: str) -> Any:
 
 def prompts(cases: list[dict[str, Any]]) -> list[str]:
     module = json.dumps(str(ROOT / "static/js/games/ambush/feed.js"))
+    cards = json.dumps(str(ROOT / "static/js/games/ambush/cards.js"))
+    # The card data as the server serves it (GET /api/games/ambush/cards).
+    served = game_cards("ambush")
+    assert served is not None
     found: list[str] = run(
         f"import {{ promptText }} from {module};\n"
+        f"import {{ useCards }} from {cards};\n"
+        f"useCards({served.model_dump_json()});\n"
         f"const cases = {json.dumps(cases)};\n"
         "process.stdout.write(JSON.stringify(cases.map((c) => promptText(c))));\n"
     )

@@ -12,6 +12,7 @@ pytestmark = pytest.mark.e2e
 PICTURES = """async () => {
   const ember = await import('/static/js/games/ember/cards.js');
   const castles = await import('/static/js/games/castles/cards.js');
+  await Promise.all([ember.loadCards(), castles.loadCards()]);
   const part = (markup, selector) => {
     const box = document.createElement('div');
     box.innerHTML = markup;

@@ -4,19 +4,15 @@ units; no face-down stack card ever reaches the page, and a spectator sees no ha
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.web import STATIC_DIR
 from tests.e2e.steps import open_private_duel, record_frames
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
 # Kinds, top first: round one (Alice's five, Bram's five), round two the same, then the
 # draws: Alice's first turn (1), Bram's (2), Alice's second (2).
 DECK = [
@@ -77,19 +73,6 @@ def hand_card(page: Any, kind: str) -> str:
 def no_stack_faces(page: Any) -> None:
     """Stacks show sizes only: never a face, not even the owner's own cards."""
     assert page.locator(".rp-stack .face").count() == 0
-
-
-def test_card_data_matches_the_engine() -> None:
-    """games/rampage/cards.js repeats the house list for drawing: names and values agree."""
-    source = (STATIC_DIR / "js" / "games" / "rampage" / "cards.js").read_text()
-    drawn = {
-        kind: (name, int(gate), int(castle))
-        for kind, name, gate, castle in re.findall(
-            r'^\s+(\w+): \{ name: "([^"]+)", gate: (\d+), castle: (\d+)', source, flags=re.M
-        )
-    }
-    cards = json.loads((ROOT / "engines" / "rampage" / "cards.json").read_text())["cards"]
-    assert drawn == {c["kind"]: (c["name"], c["gate"], c["castle"]) for c in cards}
 
 
 def test_two_players_play_a_whole_match(browser: Any, server_url: str, artifacts: Path) -> None:

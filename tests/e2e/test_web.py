@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
-import re
-from pathlib import Path
 
 import httpx
 from fastapi import FastAPI
 
 from app.web import STATIC_DIR, mount_static
 
-ROOT = Path(__file__).resolve().parents[2]
 CLIENT_PATHS = ("/", "/table/12", "/watch/3", "/lobby/4", "/join/4/abc", "/matches", "/matches/9")
 
 
@@ -53,16 +49,3 @@ def test_client_uses_no_external_assets() -> None:
             text = path.read_text().replace("http://www.w3.org/2000/svg", "")
             assert "http://" not in text and "https://" not in text, path
             assert "@import" not in text and "url(http" not in text, path
-
-
-def test_card_data_matches_the_engine() -> None:
-    """games/ambush/cards.js repeats the house deck for drawing: names and damage must agree."""
-    source = (STATIC_DIR / "js" / "games" / "ambush" / "cards.js").read_text()
-    drawn = {
-        card_id: (name, int(damage))
-        for card_id, name, damage in re.findall(
-            r'^\s+(\w+): \{ name: "([^"]+)", damage: (\d+)', source, flags=re.M
-        )
-    }
-    deck = json.loads((ROOT / "engines" / "ambush" / "cards.json").read_text())["cards"]
-    assert drawn == {card["id"]: (card["name"], card["damage"]) for card in deck}

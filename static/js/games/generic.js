@@ -5,7 +5,6 @@ const who = (ctx, seat) => (seat === ctx.seat ? "you" : ctx.names[seat] || `Seat
 
 export default {
   id: "generic",
-  title: "Table",
 
   render(ctx) {
     clear(ctx.els.others);

@@ -11,3 +11,11 @@ const RENDERERS = { ambush, castles, ember, rampage };
 export function rendererFor(game) {
   return RENDERERS[game] || generic;
 }
+
+/** The renderer for ``game`` once its card data is in (fetched once per page): a renderer with
+ * ``load()`` draws cards from the data the server serves. */
+export async function loadRenderer(game) {
+  const renderer = rendererFor(game);
+  if (renderer.load) await renderer.load();
+  return renderer;
+}

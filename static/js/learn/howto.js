@@ -1,18 +1,21 @@
 // How to play pages (/howto/<game>): the rules for players, with the cards drawn as the table
 // draws them (each game's own card art module).
+import { fail } from "../api.js";
 import { h, put } from "../dom.js";
 import { cardEl as ambushCardEl } from "../games/ambush/board.js";
-import { CARDS as AMBUSH_CARDS } from "../games/ambush/cards.js";
-import { RAMPAGE_CARDS, rampageCardEl } from "../games/rampage/cards.js";
-import { CARDS as CASTLES_CARDS, title as castlesTitle, typeLine } from "../games/castles/cards.js";
+import { CARDS as AMBUSH_CARDS, loadCards as loadAmbush } from "../games/ambush/cards.js";
+import { RAMPAGE_CARDS, loadCards as loadRampage, rampageCardEl } from "../games/rampage/cards.js";
+import { CARDS as CASTLES_CARDS, title as castlesTitle, loadCards as loadCastles, typeLine } from "../games/castles/cards.js";
 import { handCardEl as castlesCardEl } from "../games/castles/board.js";
-import { CARDS as EMBER_CARDS, MODES, PLAYS } from "../games/ember/cards.js";
+import { CARDS as EMBER_CARDS, loadCards as loadEmber, MODES, PLAYS } from "../games/ember/cards.js";
 import { cardEl as emberCardEl } from "../games/ember/board.js";
 import { GAME_IDS, RULES } from "./rules_text.js";
 
-/** Per game: every card id, a card's picture (the table's own element), its name and text. */
+/** Per game: its card data (served, fetched once), every card id, a card's picture (the
+ * table's own element), its name and text. */
 const ART = {
   ambush: {
+    load: loadAmbush,
     ids: () => Object.keys(AMBUSH_CARDS),
     picture: (id) => ambushCardEl(id),
     name: (id) => AMBUSH_CARDS[id].name,
@@ -23,18 +26,21 @@ const ART = {
     },
   },
   rampage: {
+    load: loadRampage,
     ids: () => Object.keys(RAMPAGE_CARDS),
     picture: (id) => rampageCardEl(id),
     name: (id) => RAMPAGE_CARDS[id].name,
     text: (id) => `Gate ${RAMPAGE_CARDS[id].gate}, Castle ${RAMPAGE_CARDS[id].castle}. ${RAMPAGE_CARDS[id].text}`,
   },
   castles: {
+    load: loadCastles,
     ids: () => Object.keys(CASTLES_CARDS),
     picture: (id) => castlesCardEl({ id, kind: id }, {}),
     name: (id) => castlesTitle(id),
     text: (id) => `${typeLine(id)}${CASTLES_CARDS[id].hp ? `, ${CASTLES_CARDS[id].hp} HP` : ""}. ${CASTLES_CARDS[id].text}`,
   },
   ember: {
+    load: loadEmber,
     ids: () => Object.keys(EMBER_CARDS),
     picture: (id) => emberCardEl({ uid: id, card: id, face_down: false }),
     name: (id) => EMBER_CARDS[id].name,
@@ -77,6 +83,13 @@ export function mountHowto(root, game) {
     put(root, h("section.panel.learn", h("h1", "How to play"), gameTabs(null), h("p", "Choose a game.")));
     return () => {};
   }
+  let gone = false;
+  put(root, h("section.panel.learn", h("h1", `How to play ${rules.title}`), h("p.muted", "Loading the cards…")));
+  ART[game].load().then(() => { if (!gone) drawHowto(root, game, rules); }).catch((err) => { if (!gone) fail(err); });
+  return () => { gone = true; };
+}
+
+function drawHowto(root, game, rules) {
   const practice = game === "ambush" ? "Play the practice round" : "Try a guided start";
   put(root, h("article.learn.howto", { "data-game": game },
     h("header.learn-head",
@@ -89,7 +102,6 @@ export function mountHowto(root, game) {
     h("section.learn-section.learn-deck", { id: "howto-cards" },
       h("h2", "Every card"),
       h("div.learn-gallery", ART[game].ids().map((id) => cardFigure(game, id))))));
-  return () => {};
 }
 
 /** A "How to play" link for ``game`` (start page, lobby, table). */

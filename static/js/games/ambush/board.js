@@ -1,6 +1,7 @@
 // Drawing an Ambush! view: castle dials, the battlefield grid around the deck, hands and cards.
 // Pure rendering: the live table and the replay both call these with handlers or without.
-import { CARDS, cardBackSvg, cardFaceSvg, cardName } from "./cards.js";
+import { cardBackSvg } from "../cardback.js";
+import { CARDS, cardFaceSvg, cardName } from "./cards.js";
 import { h, icon, seconds, svg } from "../../dom.js";
 
 const key = (cell) => `${cell[0]},${cell[1]}`;

@@ -1,21 +1,17 @@
-// Ambush! card data (the house deck of engines/ambush/cards.json) and card art drawn in SVG.
+// Ambush! cards: the served card data (the engine's house deck) and card art drawn in SVG.
+import { cardData } from "../carddata.js";
 
-export const CARDS = {
-  ambush: { name: "Ambush!", damage: 2, kind: "ambush", text: "Two of them on the battlefield make a call valid." },
-  footman: { name: "Footman", damage: 2, kind: "attack", text: "" },
-  knight: { name: "Knight", damage: 3, kind: "attack", text: "" },
-  battering_ram: { name: "Battering Ram", damage: 5, kind: "attack", text: "" },
-  dragon: { name: "Dragon", damage: 6, kind: "attack", text: "" },
-  elven_archer: { name: "Elven Archer", damage: 1, kind: "magic", effect: "archer", text: "Then put the top 2 cards of the deck face down; you choose their cells." },
-  fire_mage: { name: "Fire Mage", damage: 1, kind: "magic", text: "Then 1 damage to every other opponent castle." },
-  healer: { name: "Healer", damage: 0, kind: "support", text: "Restore 3 HP to your castle." },
-  shieldbearer: { name: "Shieldbearer", damage: 0, kind: "support", text: "Your castle ignores the next 3 damage." },
-  scout: { name: "Scout", damage: 1, kind: "trick", effect: "look", text: "Then look at one face-down card." },
-  trickster: { name: "Trickster", damage: 1, kind: "trick", effect: "swap", text: "Then swap two face-down cards." },
-  thief: { name: "Thief", damage: 0, kind: "trick", effect: "steal", text: "Take a random card from an opponent's hand." },
-  booby_trap: { name: "Booby Trap", damage: 1, kind: "trap", text: "Captured and kept: your castle takes 3 damage." },
-  treasure: { name: "Treasure Chest", damage: 0, kind: "trap", text: "Captured and kept: restore 3 HP." },
-};
+// The house deck by card id: {id, name, count, damage, effect, amount, trigger, text}, as the
+// engine plays it; empty until loadCards() has fetched it.
+export const CARDS = {};
+
+/** Fill CARDS from the served card data. */
+export function useCards(data) {
+  for (const card of data.cards) CARDS[card.id] = card;
+}
+
+/** Fetch the card data once (GET /api/games/ambush/cards); resolves when CARDS is filled. */
+export const loadCards = () => cardData("ambush").then(useCards);
 
 export function cardName(id) {
   return (CARDS[id] && CARDS[id].name) || id;
@@ -26,6 +22,10 @@ export function needsTarget(id) {
   const card = CARDS[id];
   return !!card && (card.damage > 0 || card.effect === "steal");
 }
+
+// A card's frame colour by what it does: an attack, magic, support, a trick, a trap or Ambush!.
+const FRAME_OF_EFFECT = { none: "attack", ambush: "ambush", archer: "magic", splash: "magic", heal: "support", ward: "support", look: "trick", swap: "trick", steal: "trick" };
+const frameOf = (card) => (card.trigger ? "trap" : FRAME_OF_EFFECT[card.effect] || "trick");
 
 const FRAMES = {
   attack: ["#7a1f1f", "#c0483a"],
@@ -67,8 +67,8 @@ const EMBLEMS = {
 
 /** The face of a card as SVG markup (viewBox 100x140). */
 export function cardFaceSvg(id) {
-  const card = CARDS[id] || { name: id, damage: 0, kind: "trick" };
-  const [dark, light] = FRAMES[card.kind] || FRAMES.trick;
+  const card = CARDS[id] || { name: id, damage: 0, effect: "look" };
+  const [dark, light] = FRAMES[frameOf(card)];
   const emblem = EMBLEMS[id] || "";
   // Long names wrap onto two lines; a long single word gets a smaller type instead.
   const lines = card.name.length > 10 && card.name.includes(" ") ? card.name.split(" ") : [card.name];
@@ -86,16 +86,5 @@ export function cardFaceSvg(id) {
     <g transform="translate(20 20)">${emblem}</g>
     <rect x="8" y="96" width="84" height="36" rx="5" fill="#efe2c4"/>
     ${label}${badge}
-  </svg>`;
-}
-
-/** The back of a card: the Rampart crest on a dark pattern. */
-export function cardBackSvg() {
-  return `<svg class="card-art" viewBox="0 0 100 140" aria-hidden="true">
-    <rect x="2" y="2" width="96" height="136" rx="9" fill="#2b2036" stroke="#b48b3c" stroke-width="2"/>
-    <rect x="9" y="9" width="82" height="122" rx="6" fill="none" stroke="#b48b3c" stroke-width="1" stroke-dasharray="3 3"/>
-    <path d="M30 86 V58 H36 V64 H44 V58 H56 V64 H64 V58 H70 V86 Z" fill="#b48b3c"/>
-    <rect x="46" y="72" width="8" height="14" rx="4" fill="#2b2036"/>
-    <path d="M50 30 L58 44 H42 Z" fill="#8e2f2f"/><path d="M50 30 V58" stroke="#b48b3c" stroke-width="2"/>
   </svg>`;
 }

@@ -2,7 +2,7 @@
 import { clear, h, put, seconds } from "../../dom.js";
 import { describe } from "../../errors.js";
 import { battlefieldEl, cardEl, dialEl, fitGrid, handEl } from "./board.js";
-import { CARDS, needsTarget } from "./cards.js";
+import { CARDS, loadCards, needsTarget } from "./cards.js";
 import { describeEvent as ambushLine, promptText } from "./feed.js";
 
 const key = (cell) => `${cell[0]},${cell[1]}`;
@@ -248,7 +248,7 @@ const ENDINGS = {
 
 export default {
   id: "ambush",
-  title: "Ambush!",
+  load: loadCards,
 
   render(ctx) {
     renderButtons(ctx);

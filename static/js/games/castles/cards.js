@@ -1,36 +1,19 @@
-// Castles deck card data (titles, types, HP and texts of engines/castles/cards.json) and the
-// cards' SVG art: a frame coloured by type, a simple emblem per kind, the side's banner.
+// Castles deck cards: the served card data (titles, types, HP and texts, as the engine plays
+// them) and the cards' SVG art: a frame coloured by type, a simple emblem per kind, the side's
+// banner.
+import { cardData } from "../carddata.js";
 
-export const CARDS = {
-  castle: {"title": "Castle", "type": "building", "hp": 50, "text": "When this card is destroyed you lose the game."},
-  general: {"title": "General", "type": "special", "hp": 5, "text": "All Soldiers in this card's zone may move two zones. They may not re-enter this zone this turn."},
-  wizard: {"title": "Wizard", "type": "special", "hp": 2, "text": "Action: Deal 2 damage to any card in play (except Special cards)."},
-  spy: {"title": "Spy", "type": "special", "hp": 1, "text": "This card can move 2 zones per turn and can enter your opponent's Castle Zone. It cannot be attacked by Soldiers if in your opponent's Castle Zone. While it is in your own Castle Zone this card is treated as a Civilian. Action: Reveal up to two cards in your opponent's hand if this card is in your opponent's Castle Zone."},
-  assassin: {"title": "Assassin", "type": "special", "hp": 1, "text": "This card can move 2 zones per turn and can enter your opponent's Castle Zone. Action: Destroy an opponent's Special card that is in this card's zone."},
-  spearman: {"title": "Spearman", "type": "soldier", "hp": 4, "text": "Action: Deal 3 damage to any card in this card's zone."},
-  archer: {"title": "Archer", "type": "soldier", "hp": 2, "text": "Action: Deal 2 damage to any card in this card's zone or in an adjacent zone, excluding your opponent's Castle Zone."},
-  builder: {"title": "Builder", "type": "civilian", "hp": 2, "text": "Action: Play a Building from your hand into the zone that this card is currently in."},
-  mason: {"title": "Mason", "type": "civilian", "hp": 2, "text": "Action: Give 1HP to any Building in this card's zone."},
-  medic: {"title": "Medic", "type": "civilian", "hp": 2, "text": "Action: Give 1HP to any Civilian or Soldier in this card's zone."},
-  catapult: {"title": "Catapult", "type": "building", "hp": 5, "text": "This card may be moved if there are at least two Civilians or Soldiers in the same zone with this card and are also moved. Action: Deal 3 damage to any Building within two zones of this card but not in the same zone as this card."},
-  cannon: {"title": "Cannon", "type": "building", "hp": 5, "text": "This card may be moved if there is at least one Civilian or Soldier in the same zone with this card that is also moved. Action: Deal 1 damage to Wall or Castle if it is within two zones of this card but not in the same zone as this card."},
-  siege_tower: {"title": "Siege Tower", "type": "building", "hp": 5, "text": "If this card is in your opponent's Middle Zone, you may move your Soldiers in your opponent's Middle Zone into his or her Castle Zone."},
-  wall: {"title": "Wall", "type": "building", "hp": 15, "text": "Play this card into your Middle Zone. Your opponent's Civilians and Soldiers cannot enter your Middle Zone from your side of the Front and their ranged attacks cannot penetrate this wall. Your Civilians and Soldiers may move through this wall freely."},
-  armoury: {"title": "Armoury", "type": "building", "hp": 5, "text": "Play this card into your Castle Zone. All Soldiers deal +1 damage while this card is in play."},
-  watchtower: {"title": "Watchtower", "type": "building", "hp": 5, "text": "Play this card into your Castle Zone. While this card is in play your opponent may not play Rout."},
-  repair: {"title": "Repair", "type": "action", "hp": 0, "text": "Choose a Building. It receives +5 HP.", "cls": "action"},
-  medicine: {"title": "Medicine", "type": "action", "hp": 0, "text": "Choose a Civilian or Soldier. It receives +1 HP.", "cls": "action"},
-  charge: {"title": "Charge", "type": "action", "hp": 0, "text": "Choose a Soldier. This turn, it can move 2 zones forwards and deals +1 damage.", "cls": "attack"},
-  arrow_rain: {"title": "Arrow Rain", "type": "action", "hp": 0, "text": "Play only if you have an Archer in your Castle Zone. All Archers in your Castle Zone deal 2 damage this turn.", "cls": "attack"},
-  rout: {"title": "Rout", "type": "action", "hp": 0, "text": "Choose an opponent's Soldier that has crossed the Front. Put it back to your opponent's Middle Zone. Play only if the opponent's General is not in play.", "cls": "action"},
-  trap: {"title": "Trap", "type": "action", "hp": 0, "text": "Play when an opponent's Soldier or Civilian enters your Middle Zone. Destroy that card.", "cls": "instant"},
-  rally_forces: {"title": "Rally Forces", "type": "action", "hp": 0, "text": "Play only if you have a Soldier in the Castle Zone, the Middle Zone, and your side of the Front. Move all Soldiers to the Middle Zone.", "cls": "action"},
-  ambush: {"title": "Ambush", "type": "action", "hp": 0, "text": "Any damage your Soldiers deal this turn to opponent Soldiers or Civilians deal double the damage.", "cls": "attack"},
-  incendiarism: {"title": "Incendiarism", "type": "action", "hp": 0, "text": "Deal 3 damage to all units in a particular zone.", "cls": "attack"},
-  resurrection: {"title": "Resurrection", "type": "action", "hp": 0, "text": "Restore 2 Soldiers from the discard pile to your Middle Zone.", "cls": "spell"},
-  plague: {"title": "Plague", "type": "action", "hp": 0, "text": "Deal 2 damage to all Soldiers and Civilians in your opponent's Castle Zone (including your own).", "cls": "spell"},
-  lightning_storm: {"title": "Lightning Storm", "type": "action", "hp": 0, "text": "Deal 3 damage to all cards on your opponent's side of the field (including your own).", "cls": "spell"},
-};
+// Each card kind by id: {id, title, type, action_class, hp, count, text, ...}, as the engine plays
+// it; empty until loadCards() has fetched it.
+export const CARDS = {};
+
+/** Fill CARDS from the served card data. */
+export function useCards(data) {
+  for (const card of data.cards) CARDS[card.id] = card;
+}
+
+/** Fetch the card data once (GET /api/games/castles/cards); resolves when CARDS is filled. */
+export const loadCards = () => cardData("castles").then(useCards);
 
 export const SIDE_NAMES = ["Red", "Blue"];
 export const ZONE_ROLES = { castle: "Castle Zone", middle: "Middle Zone", front: "Front Zone" };
@@ -43,7 +26,7 @@ export function title(kind) {
 export function typeLine(kind) {
   const card = CARDS[kind];
   if (!card) return "";
-  if (card.type === "action") return { action: "Action", attack: "Special Attack", spell: "Spell", instant: "Instant" }[card.cls] || "Action";
+  if (card.type === "action") return { action: "Action", attack: "Special Attack", spell: "Spell", instant: "Instant" }[card.action_class] || "Action";
   return card.type[0].toUpperCase() + card.type.slice(1);
 }
 
@@ -60,7 +43,7 @@ const FRAMES = {
 
 export function frameOf(kind) {
   const card = CARDS[kind] || { type: "action" };
-  return FRAMES[card.type === "action" ? card.cls || "action" : card.type] || FRAMES.action;
+  return FRAMES[card.type === "action" ? card.action_class || "action" : card.type] || FRAMES.action;
 }
 
 // Emblems in a 60x60 box; bold, simple shapes that read at 60 px.

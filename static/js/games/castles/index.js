@@ -3,7 +3,7 @@
 // then a glowing zone or target; choices the board cannot show become buttons.
 import { h, put, svg } from "../../dom.js";
 import { fieldEl, handCardEl, zoneLabel } from "./board.js";
-import { CARDS, SIDE_NAMES, faceSvg, title } from "./cards.js";
+import { CARDS, SIDE_NAMES, faceSvg, loadCards, title } from "./cards.js";
 import { cardText, describeEvent, kindOf, learn } from "./feed.js";
 
 const TURN_TYPES = new Set(["play", "move", "act"]);
@@ -262,10 +262,10 @@ function whyNot(v, ctx, id) {
     return isAnswering(ctx) ? "Answer the enemy move first: Trap, strike or Pass." : "Wait: the defenders are answering.";
   }
   if (v.active !== ctx.seat) return "Wait for your turn.";
-  if (card.cls === "instant") return "Trap is an Instant: play it when an enemy enters your Middle Zone.";
+  if (card.action_class === "instant") return "Trap is an Instant: play it when an enemy enters your Middle Zone.";
   if (card.type === "building") return "Buildings are built by a Builder: select your Builder in the right zone.";
-  if (card.cls === "spell") return "Spells need your Wizard in play (and something to hit).";
-  if (card.cls === "attack") return "Special Attacks need your General and a Soldier out of your Castle Zone.";
+  if (card.action_class === "spell") return "Spells need your Wizard in play (and something to hit).";
+  if (card.action_class === "attack") return "Special Attacks need your General and a Soldier out of your Castle Zone.";
   return `${title(kind)} cannot be played now.`;
 }
 
@@ -327,7 +327,7 @@ function onEvents(events, ctx) {
 
 export default {
   id: "castles",
-  title: "Castles",
+  load: loadCards,
   render,
   prompt: (ctx) => promptText(ctx, tableState(ctx), choices(ctx, tableState(ctx)), isAnswering(ctx)),
   bannerClass: (ctx) => (isAnswering(ctx) ? "banner-race" : ""),

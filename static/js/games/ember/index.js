@@ -4,7 +4,7 @@
 // glowing target or own card; Enter confirms, P passes, Esc cancels.
 import { h, put, svg } from "../../dom.js";
 import { areaEl, arcaneEl, cardEl, HAND_LIMIT, heroPicker, phaseLabel, phaseTrack, scoringEl, stackEl } from "./board.js";
-import { CARDS, cardFaceSvg, cardName, cardSummary, MODES } from "./cards.js";
+import { CARDS, cardFaceSvg, cardName, cardSummary, loadCards, MODES } from "./cards.js";
 import { REASONS, describeEvent, learn, memory } from "./feed.js";
 
 const SOURCE_TYPES = new Set(["play", "mode", "discard", "respond"]);
@@ -332,7 +332,7 @@ function tick(ctx) {
 
 export default {
   id: "ember",
-  title: "Ember",
+  load: loadCards,
   render,
   describeEvent,
   prompt: promptText,

@@ -1,48 +1,23 @@
-// Castle Rampage card data (engines/rampage/cards.json, by kind) and its card art in SVG.
+// Castle Rampage cards: the served card data (the engine's deck, by kind) and card art in SVG.
 import { h, svg } from "../../dom.js";
-import { cardBackSvg } from "../ambush/cards.js";
+import { cardBackSvg } from "../cardback.js";
+import { cardData } from "../carddata.js";
 
-export const RAMPAGE_CARDS = {
-  bomber: { name: "Bomber", gate: 2, castle: 2, purple: true, effect: "bomber", text: "Purple. When destroyed in an attack: the attack stops, the attacking card is destroyed, and so is the top card of the attacker's Gate (of the attacker's Castle if that Gate is empty)." },
-  saboteur: { name: "Saboteur", gate: 2, castle: 3, purple: true, effect: "saboteur", text: "Purple. When destroyed in an attack: the attacking player discards 2 random cards from their hand." },
-  spy: { name: "Spy", gate: 1, castle: 2, purple: true, effect: "spy", text: "Purple. When destroyed in an attack: its owner takes 1 random card from the attacking player's hand." },
-  ogre: { name: "Ogre", gate: 4, castle: 6, purple: true, effect: "ogre", text: "Purple. To place the Ogre under your Gate or Castle as your defence, discard 2 cards." },
-  dragon: { name: "Dragon", gate: 2, castle: 3, attack: 7, cost: 2, text: "Discard 2 cards. Attack 7." },
-  axe_man: { name: "Axe man", gate: 2, castle: 1, attack: 2, units: ["warrior"], effect: "draw", amount: 1, text: "Attack 2. Draw 1 card." },
-  veteran: { name: "Veteran", gate: 2, castle: 2, attack: 3, units: ["knight"], effect: "veteran", text: "Attack 3. If the defence is higher, the Veteran returns to your hand instead of the discard pile. One Veteran a turn." },
-  tunnel_digger: { name: "Tunnel Digger", gate: 1, castle: 2, attack: 3, units: ["warrior"], effect: "digger", text: "Attack 3 against the Castle directly, past the Gate." },
-  jester: { name: "Jester", gate: 1, castle: 1, attack: 0, effect: "jester", text: "Destroy the top card of your own Castle, then attack with twice its Castle defence value. If that was your Castle's last card, you lose." },
-  summoner: { name: "Summoner", gate: 2, castle: 2, cost: 1, effect: "summoner", text: "Discard 1 card. Destroy the top card of both Castles. If both Castles fall, you lose." },
-  giant: { name: "Giant", gate: 3, castle: 4, attack: 5, cost: 1, units: ["knight", "warrior"], text: "Discard 1 card. Attack 5. Counts as a Knight or a Warrior (one of them) when discarded for a Scheme." },
-  mercenary: { name: "Mercenary", gate: 2, castle: 2, attack: 2, units: ["knight", "archer", "warrior"], text: "Attack 2. Counts as a Knight, an Archer or a Warrior (one of them) when discarded for a Scheme." },
-  siege_scheme: { name: "Siege Scheme", gate: 1, castle: 2, attack: 9, scheme: {"needs": ["knight", "archer"], "bonus": "archer", "bonus_strength": 5}, text: "Attack Scheme. Discard a Knight and an Archer: attack 9. Discard one more Archer: +5." },
-  priest: { name: "Priest", gate: 1, castle: 2, effect: "priest", text: "Name a unit type: your opponent discards every unit showing that symbol from their hand." },
-  archer: { name: "Archer", gate: 1, castle: 1, attack: 1, units: ["archer"], effect: "archer", text: "Point at one face-down card in your opponent's hand: they discard it. Then attack 1." },
-  knight: { name: "Knight", gate: 3, castle: 4, attack: 3, units: ["knight"], text: "Attack 3." },
-  footman: { name: "Footman", gate: 2, castle: 3, attack: 2, units: ["warrior"], text: "Attack 2." },
-  crossbowman: { name: "Crossbowman", gate: 2, castle: 2, attack: 2, units: ["archer"], effect: "castle_bonus", amount: 2, text: "Attack 2. +2 if the attack starts at the Castle (the opposing Gate is empty)." },
-  squire: { name: "Squire", gate: 2, castle: 3, units: ["knight"], effect: "draw", amount: 1, text: "Draw 1 card." },
-  berserker: { name: "Berserker", gate: 1, castle: 1, attack: 4, cost: 1, units: ["warrior"], text: "Discard 1 card. Attack 4." },
-  battering_ram: { name: "Battering Ram", gate: 2, castle: 3, attack: 4, cost: 1, effect: "gate_bonus", amount: 2, text: "Discard 1 card. Attack 4. +2 if the attack starts at the Gate." },
-  trebuchet: { name: "Trebuchet", gate: 1, castle: 2, attack: 8, cost: 2, text: "Discard 2 cards. Attack 8." },
-  warband_scheme: { name: "Warband Scheme", gate: 1, castle: 2, attack: 7, scheme: {"needs": ["warrior", "warrior"], "bonus": "knight", "bonus_strength": 4}, text: "Attack Scheme. Discard 2 Warriors: attack 7. Discard one more Knight: +4." },
-  volley_scheme: { name: "Volley Scheme", gate: 1, castle: 1, attack: 6, scheme: {"needs": ["archer", "archer"], "bonus": "archer", "bonus_strength": 4}, text: "Attack Scheme. Discard 2 Archers: attack 6. Discard one more Archer: +4." },
-  cavalry_scheme: { name: "Cavalry Scheme", gate: 1, castle: 2, attack: 7, scheme: {"needs": ["knight", "knight"], "bonus": "warrior", "bonus_strength": 4}, text: "Attack Scheme. Discard 2 Knights: attack 7. Discard one more Warrior: +4." },
-  grand_assault: { name: "Grand Assault", gate: 2, castle: 2, attack: 10, scheme: {"needs": ["knight", "archer", "warrior"], "bonus": "knight", "bonus_strength": 5}, text: "Attack Scheme. Discard a Knight, an Archer and a Warrior: attack 10. Discard one more Knight: +5." },
-  banner: { name: "War Banner", gate: 1, castle: 2, permanent: true, effect: "banner", amount: 1, text: "Permanent. Your attacks get +1 strength." },
-  palisade: { name: "Palisade", gate: 2, castle: 2, permanent: true, effect: "palisade", amount: 1, text: "Permanent. Every card of your Gate defends with +1." },
-  watchtower: { name: "Watchtower", gate: 2, castle: 2, permanent: true, effect: "watchtower", amount: 1, text: "Permanent. Every card of your Castle defends with +1." },
-  barracks: { name: "Barracks", gate: 1, castle: 2, cost: 2, permanent: true, effect: "barracks", amount: 1, text: "Discard 2 cards. Permanent. At the start of your turn, draw 1 more card." },
-  fire_arrows: { name: "Fire Arrows", gate: 1, castle: 1, units: ["archer"], effect: "fire_arrows", text: "Destroy 1 permanent card of your opponent." },
-  earthquake: { name: "Earthquake", gate: 2, castle: 2, cost: 1, effect: "earthquake", text: "Discard 1 card. Destroy every permanent card in play, yours too." },
-  reinforcements: { name: "Reinforcements", gate: 2, castle: 2, effect: "draw", amount: 2, text: "Draw 2 cards." },
-  quartermaster: { name: "Quartermaster", gate: 1, castle: 2, cost: 1, effect: "draw", amount: 3, text: "Discard 1 card. Draw 3 cards." },
-  bricklayer: { name: "Bricklayer", gate: 2, castle: 3, effect: "bricklayer", text: "Place the top card of the draw pile face down under your Castle, unseen." },
-  sapper: { name: "Sapper", gate: 1, castle: 2, cost: 2, units: ["warrior"], effect: "sapper", text: "Discard 2 cards. Destroy the top card of your opponent's Gate (of their Castle if the Gate is empty). This is not an attack." },
-  thief: { name: "Thief", gate: 1, castle: 1, effect: "thief", text: "Take 1 random card from your opponent's hand." },
-};
+// The deck by kind: {kind, name, count, gate, castle, purple, units, attack (null: none), star,
+// cost, permanent, effect, amount, scheme, text}, as the engine plays it; empty until
+// loadCards() has fetched it.
+export const RAMPAGE_CARDS = {};
+// The unit symbols a card may show ("knight", "archer", "warrior").
+export const UNIT_TYPES = [];
 
-export const UNIT_TYPES = ["knight", "archer", "warrior"];
+/** Fill RAMPAGE_CARDS and UNIT_TYPES from the served card data. */
+export function useCards(data) {
+  for (const card of data.cards) RAMPAGE_CARDS[card.kind] = card;
+  UNIT_TYPES.splice(0, UNIT_TYPES.length, ...data.unit_types);
+}
+
+/** Fetch the card data once (GET /api/games/rampage/cards); resolves when it is filled in. */
+export const loadCards = () => cardData("rampage").then(useCards);
 
 /** "knight#3" -> "knight". */
 export const kindOf = (id) => String(id).split("#")[0];
@@ -68,7 +43,7 @@ function category(c) {
   if (c.purple) return "purple";
   if (c.scheme) return "scheme";
   if (c.permanent) return "permanent";
-  if (c.attack !== undefined) return "attack";
+  if (typeof c.attack === "number") return "attack";
   return "action";
 }
 
@@ -122,7 +97,7 @@ export function faceSvg(id) {
   const lines = c.name.length > 10 && c.name.includes(" ") ? c.name.split(" ") : [c.name];
   const size = lines.length > 1 ? 10.5 : c.name.length > 10 ? 10 : 12.5;
   const label = lines.map((line, i) => `<text x="50" y="${lines.length > 1 ? 101 + i * 11 : 106}" font-size="${size}" text-anchor="middle" fill="#2a1d10" font-weight="700" font-family="Georgia, serif">${line}</text>`).join("");
-  const attack = c.scheme ? `${c.attack}` : c.attack ? String(c.attack) : c.effect === "jester" ? "★" : "";
+  const attack = c.scheme ? `${c.attack}` : c.attack ? String(c.attack) : c.star ? "★" : "";
   const badge = attack ? `<circle cx="16" cy="16" r="11" fill="#7a1f1f" stroke="#f4d27a" stroke-width="2"/><text x="16" y="21" font-size="${attack.length > 1 ? 11 : 14}" font-weight="800" text-anchor="middle" fill="#fff">${attack}</text>` : "";
   const pips = Array.from({ length: payCount(id) }, (_, i) => `<rect x="${86 - i * 9}" y="8" width="7" height="10" rx="1.5" fill="#15101b" stroke="#f4d27a" stroke-width="1"/>`).join("");
   const units = (c.units || []).map((u, i) => `<text x="${90 - i * 12}" y="88" font-size="9" font-weight="800" text-anchor="middle" fill="#f3e6c8">${u[0].toUpperCase()}</text>`).join("");

@@ -2,11 +2,9 @@
 // permanents, the discard pile, the set-up splits, defences and plays with their costs.
 import { h, put, seconds } from "../../dom.js";
 import { describe } from "../../errors.js";
-import { UNIT_TYPES, cardInfo, cardName, kindOf, payCount, rampageCardEl, unitName } from "./cards.js";
+import { LABEL, STRUCTURES, attackEl, pilesEl, setupEl, stackEl } from "./board.js";
+import { UNIT_TYPES, cardInfo, cardName, kindOf, loadCards, payCount, rampageCardEl, unitName } from "./cards.js";
 import { describeRampageEvent, lastAttack } from "./feed.js";
-
-const STRUCTURES = ["gate", "castle"];
-const LABEL = { gate: "Gate", castle: "Castle" };
 
 function ui(ctx) {
   const u = ctx.ui;
@@ -102,15 +100,11 @@ function endTurn(ctx) {
 }
 
 // ----- drawing ------------------------------------------------------------------------------
-/** A face-down stack: only its size is known (not even its owner may look). */
-function stackEl(player, structure, seat, { onClick } = {}) {
-  const size = player[`${structure}_size`];
-  const backs = Array.from({ length: Math.min(size, 6) }, (_, i) => h("span.rp-stack-card", { style: { "--k": i } }, rampageCardEl(null)));
-  const attrs = { class: `rp-stack rp-${structure}`, "data-seat": seat, "data-structure": structure, "aria-label": `${player.name} ${LABEL[structure]}: ${size} card${size === 1 ? "" : "s"}` };
-  if (onClick) attrs.onclick = onClick;
-  return h(onClick ? "button.rp-drop" : "div", attrs,
-    h("div.rp-stack-cards", size ? backs : h("span.rp-empty", "empty")),
-    h("div.rp-stack-label", LABEL[structure], h("b.rp-size", String(size))));
+const piles = (ctx) => pilesEl(ctx.view, { discardOpen: ui(ctx).discardOpen, onToggle: (open) => { ui(ctx).discardOpen = open; } });
+
+function attacker(ctx) {
+  const a = ui(ctx).attack;
+  return a ? `${nameOf(ctx, a.seat)} ${a.seat === ctx.seat ? "attack" : "attacks"}` : "";
 }
 
 function sideEl(ctx, seat) {
@@ -134,44 +128,6 @@ function sideEl(ctx, seat) {
     h("div.rp-perms", { "aria-label": "permanents in play" }, perms.length ? perms : h("span.muted.rp-none", "no permanents")));
 }
 
-function attackEl(ctx) {
-  const u = ui(ctx);
-  const a = u.attack;
-  if (!a) return h("div.rp-attack.rp-attack-idle", h("span.muted", "No attack yet."));
-  // The same node is kept while the attack is the same; moved back into the page its
-  // animations restart, so they are shifted by the time already played (no replay).
-  if (u.attackFor === a && u.attackEl) {
-    u.attackEl.style.setProperty("--el", `${((performance.now() - u.attackStart) / 1000).toFixed(2)}s`);
-    return u.attackEl;
-  }
-  u.attackStart = performance.now();
-  const steps = a.steps.map((step, i) => h(`div.rp-step.rp-${step.fate}`, { style: { "--d": `${0.35 + i * 0.55}s` } },
-    h("div.rp-step-label", `${LABEL[step.structure]}`),
-    rampageCardEl(step.card, { extra: "rp-reveal" }),
-    h("div.rp-step-value", `${step.defence} vs ${step.strength}`),
-    h("div.rp-step-fate", step.fate === "held" ? "holds" : step.fate === "tie" ? "tie" : "falls")));
-  const outcome = a.over ? "The Castle falls!" : a.repelledBy ? "Repelled" : a.result === "returned" ? "Returned" : "Attack spent";
-  u.attackEl = h("div.rp-attack", { "aria-label": "last attack" },
-    h("div.rp-attacker", h("div.rp-step-label", `${nameOf(ctx, a.seat)} ${a.seat === ctx.seat ? "attack" : "attacks"}`),
-      rampageCardEl(a.card), h("div.rp-strength", `strength ${a.strength}`)),
-    h("div.rp-steps", steps),
-    h("div.rp-attack-end", { style: { "--d": `${0.35 + a.steps.length * 0.55}s` } }, outcome, a.notes.length ? ` (${a.notes.join(", ")})` : ""));
-  u.attackFor = a;
-  return u.attackEl;
-}
-
-function pilesEl(ctx) {
-  const v = ctx.view;
-  const top = v.discard[v.discard.length - 1];
-  return h("div.rp-piles",
-    h("div.rp-pile.rp-draw", { "aria-label": `draw pile: ${v.draw_size} cards` }, rampageCardEl(null), h("div.rp-stack-label", "Draw", h("b.rp-size", String(v.draw_size)))),
-    h("div.rp-pile.rp-discard", { "aria-label": `discard pile: ${v.discard.length} cards` },
-      top ? rampageCardEl(top) : h("span.rp-empty", "empty"),
-      h("div.rp-stack-label", "Discard", h("b.rp-size", String(v.discard.length)))),
-    v.discard.length ? h("details.rp-discard-list", { open: ui(ctx).discardOpen, ontoggle: (ev) => { ui(ctx).discardOpen = ev.target.open; } }, h("summary", "Discard pile"),
-      h("ol", v.discard.slice().reverse().map((id) => h("li", cardName(id))))) : null);
-}
-
 function opponentEl(ctx, seat) {
   const v = ctx.view;
   const p = v.players[seat];
@@ -186,28 +142,6 @@ function opponentEl(ctx, seat) {
     h("div.rp-player-name", nameOf(ctx, seat), seat === ctx.seat ? h("span.you", "you") : null),
     h("div.rp-player-meta", `hand ${p.hand_size}`, h("span.clock", clock !== null ? ` · ${seconds(clock)}` : ""), status ? h("span.dial-status", ` ${status}`) : null),
     seat === ctx.seat ? null : h("div.rp-hand-backs", backs));
-}
-
-function setupEl(ctx) {
-  const v = ctx.view;
-  const split = ui(ctx).split;
-  const count = (st) => [...split.values()].filter((x) => x === st).length;
-  const cards = v.dealt.map((id) => {
-    const to = split.get(id);
-    return h("div.rp-deal", { "data-card": id, class: to ? `to-${to}` : "to-hand" },
-      rampageCardEl(id),
-      h("div.rp-deal-buttons", STRUCTURES.map((st) => h(`button.btn.rp-to-${st}`, {
-        "aria-pressed": to === st ? "true" : "false", class: to === st ? "on" : "",
-        onclick: () => toggleSplit(ctx, id, st),
-      }, LABEL[st]))),
-      h("div.rp-deal-fate", to ? `under ${LABEL[to]}` : "to hand"));
-  });
-  const ready = count("gate") === 2 && count("castle") === 2;
-  return h("div.rp-setup",
-    h("div.rp-deals", cards),
-    h("div.rp-setup-bar",
-      h("span", `Gate ${count("gate")}/2 · Castle ${count("castle")}/2`),
-      h("button#rp-setup-confirm.btn.btn-primary", { disabled: !ready, onclick: () => confirmSplit(ctx) }, "Hide them")));
 }
 
 function panelEl(ctx) {
@@ -273,21 +207,21 @@ function render(ctx) {
     ctx.els.actions.append(h("button#end-turn-button.btn.btn-primary", { onclick: () => endTurn(ctx), title: "End your turn (key E)", "aria-keyshortcuts": "E" }, "End turn"));
   }
   put(ctx.els.others, opponentEl(ctx, other));
-  put(ctx.els.board, h("div.rp-field", sideEl(ctx, other), h("div.rp-middle", pilesEl(ctx), attackEl(ctx)), sideEl(ctx, me)));
+  put(ctx.els.board, h("div.rp-field", sideEl(ctx, other), h("div.rp-middle", piles(ctx), attackEl(ui(ctx), attacker(ctx))), sideEl(ctx, me)));
   put(ctx.els.spotlight);
   if (ctx.seat === null) {
     put(ctx.els.me, opponentEl(ctx, me), h("p.muted.watch-note", "You are watching. Hands and stacks stay hidden from spectators."));
     return;
   }
   put(ctx.els.me, opponentEl(ctx, ctx.seat),
-    mustSplit(ctx) ? setupEl(ctx) : null,
+    mustSplit(ctx) ? setupEl(ctx.view.dealt, ui(ctx).split, { onToggle: (id, st) => toggleSplit(ctx, id, st), onConfirm: () => confirmSplit(ctx) }) : null,
     panelEl(ctx),
     h("div.hand-area", handEl(ctx)));
 }
 
 export default {
   id: "rampage",
-  title: "Castle Rampage",
+  load: loadCards,
   render,
 
   describeEvent(event, ctx) {
