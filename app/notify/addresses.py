@@ -3,16 +3,31 @@ notifications turned off by an unsubscribe link or on again."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from email_validator import EmailNotValidError, validate_email
-from sqlalchemy import delete
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.mail import EmailAddress, OutboxMail
 from app.errors import AppError, Conflict
 from app.notify import outbox
+
+# One verification mail a minute per account at most: giving addresses is no way to send mail
+# to strangers by the hundred.
+VERIFY_EVERY = timedelta(minutes=1)
+
+
+class TooSoon(AppError):
+    """429: a verification mail went to this account less than ``VERIFY_EVERY`` ago."""
+
+    status = 429
+
+    def __init__(self, wait: timedelta) -> None:
+        super().__init__("email/too_soon", "a verification mail was sent a moment ago: wait")
+        self.headers = {"Retry-After": str(max(1, math.ceil(wait.total_seconds())))}
 
 
 @dataclass(frozen=True)
@@ -43,17 +58,27 @@ def state_of(row: EmailAddress | None) -> AddressState | None:
 async def set_address(db: AsyncSession, account_id: int, address: str) -> AddressState:
     """Give the account ``address`` (unverified, notifications on) and queue the mail that
     verifies it; the same address again only queues that mail again while unverified.
-    Commits."""
+    ``email/too_soon`` (429, ``Retry-After``) within ``VERIFY_EVERY`` of the last one. Commits."""
     row = await db.get(EmailAddress, account_id)
     if row is not None and row.address == address and row.verified_at is not None:
         return AddressState(address, True, row.notifications)
+    now = datetime.now(UTC)
+    last = await db.scalar(
+        select(func.max(OutboxMail.created_at)).where(
+            OutboxMail.account_id == account_id, OutboxMail.kind == "verify"
+        )
+    )
+    if last is not None:
+        wait = (last if last.tzinfo else last.replace(tzinfo=UTC)) + VERIFY_EVERY - now
+        if wait > timedelta(0):
+            raise TooSoon(wait)
     if row is None:
         row = EmailAddress(account_id=account_id, address=address, notifications=True)
         db.add(row)
     else:
         row.address, row.verified_at, row.notifications = address, None, True
     detail = {"address": address}
-    await outbox.queue(db, account_id, "verify", datetime.now(UTC), detail=detail)
+    await outbox.queue(db, account_id, "verify", now, detail=detail)
     await db.commit()
     return AddressState(address, False, True)
 

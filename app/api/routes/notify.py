@@ -96,15 +96,16 @@ async def my_email(player: CurrentPlayer, db: SessionDep) -> EmailOut:
     return email_out(state)
 
 
-@router.put("/accounts/me/email", responses=declared(400, 401, 403, 422, 503))
+@router.put("/accounts/me/email", responses=declared(400, 401, 403, 422, 429, 503))
 async def set_email(
     body: EmailIn, player: CurrentPlayer, db: SessionDep, settings: SettingsDep
 ) -> EmailOut:
     """Give a registered account an e-mail address for news of its correspondence matches
     (its turn, 24 hours before its time runs out, results). A mail with a link to verify it
     is sent; until then it receives nothing. Refuses ``email/guest`` (403) for a guest,
-    ``email/invalid`` (422) for anything but an address, and ``email/unavailable`` (503) when
-    the server sends no mail (no ``RAMPART_SMTP_URL``)."""
+    ``email/invalid`` (422) for anything but an address, ``email/too_soon`` (429,
+    ``Retry-After``) within a minute of the last verification mail, and ``email/unavailable``
+    (503) when the server sends no mail (no ``RAMPART_SMTP_URL``)."""
     if player.is_guest:
         raise Forbidden("email/guest", "register (set a password) before giving an address")
     address = addresses.normalised(body.address)

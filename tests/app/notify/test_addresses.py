@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from tests.app.notify.mailbox import Mailbox, links, text
-from tests.app.notify.support import PUBLIC_URL, local, put_email, register, rows
+from tests.app.notify.support import PUBLIC_URL, execute, local, put_email, register, rows
 from tests.app.support import Api
 
 
@@ -40,7 +40,12 @@ async def test_an_address_is_verified_through_the_mailed_link(
     again = await mail_api.client.get(local(link, mail_api.server))
     assert again.status_code == 200  # opening it twice does no harm
 
-    # Another address: unverified again, and the old link no longer verifies anything.
+    # Another address at once: one verification mail a minute.
+    soon = await put_email(mail_api, token, "vi2@example.com")
+    assert soon.status_code == 429 and soon.json()["error"]["code"] == "email/too_soon"
+    assert 1 <= int(soon.headers["retry-after"]) <= 60
+    # A minute later: unverified again, and the old link no longer verifies anything.
+    execute(mail_api.server, "UPDATE mail_outbox SET created_at = '2000-01-01 00:00:00'")
     assert (await put_email(mail_api, token, "vi2@example.com")).json()["verified"] is False
     stale = await mail_api.client.get(local(link, mail_api.server))
     assert stale.status_code == 409 and stale.json()["error"]["code"] == "email/changed"
