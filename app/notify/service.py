@@ -91,15 +91,24 @@ class Notifier:
 
     # ----- the hub's listeners ------------------------------------------------------------
 
-    def on_turn(self, match_id: int, account_id: int, awaiting: bool) -> None:
+    def _concerns(self, match_id: int) -> bool:
+        """Whether a match may be mailed about: a real-time match's turns (every move of
+        most games) are passed over here, at the cost of a dict look-up, with no database
+        read. A match not live here is looked up (``_turn`` and ``_over`` read it)."""
         if not self.enabled:
+            return False
+        session = self.hub.sessions.get(match_id)
+        return session is None or session.time_control.days_per_move is not None
+
+    def on_turn(self, match_id: int, account_id: int, awaiting: bool) -> None:
+        if not self._concerns(match_id):
             return
         session = self.hub.sessions.get(match_id)
         started = session is not None and session.version == 0
         self._events.put_nowait(lambda: self._turn(match_id, account_id, awaiting, started))
 
     def on_finish(self, match_id: int) -> None:
-        if self.enabled:
+        if self._concerns(match_id):
             self._events.put_nowait(lambda: self._over(match_id))
 
     async def _handle_events(self) -> None:

@@ -141,3 +141,20 @@ async def test_the_reminder_the_result_and_the_unsubscribe_link(
         "WHERE e.address = ? AND o.sent_at IS NULL",
         winner_address,
     )
+
+
+async def test_a_real_time_match_sends_nothing(mail_api: Api, mailbox: Mailbox) -> None:
+    _, ivy = await verified(mail_api, mailbox, "Fast Ivy", "ivy@example.com")
+    _, jon = await verified(mail_api, mailbox, "Fast Jon", "jon@example.com")
+    control = {"turn_ms": 3_600_000, "on_timeout": "pass", "grace_ms": 0}
+    match_id = await mail_api.table(
+        "tally", [ivy, jon], options={"target": 50}, time_control=control
+    )
+    first, second = (ivy, jon) if await awaited(mail_api, ivy, match_id) else (jon, ivy)
+    await move(await Client(mail_api.server, match_id, first).connect())
+    table = await Client(mail_api.server, match_id, second).connect()
+    seq = await table.act({"type": "resign"})
+    await table.wait_for("ack", client_seq=seq)
+    await asyncio.sleep(BATCH_S + 1)
+    assert len(mailbox.to("ivy@example.com")) == len(mailbox.to("jon@example.com")) == 1
+    assert not rows(mail_api.server, "SELECT id FROM mail_outbox WHERE match_id = ?", match_id)
