@@ -19,6 +19,10 @@ def _fields(card: Any, *, drop: tuple[str, ...] = ()) -> dict[str, Any]:
     return data
 
 
+# Each builder imports its engine's card module on first use, as engines.registry imports the
+# engines themselves: importing this module loads no game.
+
+
 def _ambush() -> AmbushCards:
     from engines.ambush.cards import CARDS
 
