@@ -43,7 +43,7 @@ function drawList(section) {
         ? ["Move by ", h("time", { datetime: m.deadline }, when(m.deadline))]
         : h("span.muted", "No turn clock"))),
     h("a.btn.btn-primary", { href: tablePath(m), "data-link": "" }, "Play")));
-  put(section, h("h2", "Your turn"),
+  put(section, h("h2", "Your turn"), notifyButton(),
     rows.length ? h("ul#turn-list.turn-list", rows)
       : h("p#turn-none.muted", `Nothing waits for you: ${matches.length === 1 ? "your match waits" : "your matches wait"} for the others.`));
 }
@@ -53,12 +53,43 @@ function draw() {
   for (const section of lists) drawList(section);
 }
 
+// Browser notifications: a match that starts waiting for you while this tab is hidden shows
+// one (once you allowed them with the list's button). Each waiting match is announced once;
+// those waiting at the first read, or while the tab is in view, are seen, not announced.
+const notifying = () => "Notification" in window && Notification.permission === "granted";
+const seen = new Set();
+let primed = false;
+
+function announce() {
+  const now = waiting();
+  for (const id of [...seen]) if (!now.some((m) => m.match_id === id)) seen.delete(id);
+  for (const m of now) {
+    if (seen.has(m.match_id)) continue;
+    seen.add(m.match_id);
+    if (!primed || !document.hidden || !notifying()) continue;
+    const note = new Notification("Your turn", { body: `${gameTitle(m.game)} against ${opponents(m)}`, tag: `turn-${m.match_id}` });
+    note.onclick = () => { window.focus(); location.assign(tablePath(m)); };
+  }
+  primed = true;
+}
+
+function notifyButton() {
+  if (!("Notification" in window) || Notification.permission !== "default") return null;
+  const button = h("button#turn-notify.btn", { type: "button" }, "Notify me in this browser");
+  button.addEventListener("click", async () => { await Notification.requestPermission(); draw(); });
+  return button;
+}
+
 async function reread() {
   const question = ++asked;
   if (!session.token) { matches = []; draw(); return; }
   try {
     const answer = await get("/api/accounts/me/matches");
-    if (question === asked) { matches = answer.matches; draw(); }
+    if (question === asked) {
+      matches = answer.matches;
+      draw();
+      announce();
+    }
   } catch {
     // Signed out or the server away: the next notice or reconnect reads again.
   }
