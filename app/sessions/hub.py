@@ -226,6 +226,10 @@ class Hub:
                 woken.append(match_id)
         return woken
 
+    def busy_with(self, match_id: int) -> bool:
+        """Whether the match is live here or being loaded."""
+        return match_id in self.sessions or match_id in self._loading
+
     def unload(self, match_id: int) -> GameSession | None:
         """Take a live match out of this process (it fell asleep, or another process owns
         it now): its task is cancelled; its sockets are the caller's to close."""

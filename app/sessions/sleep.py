@@ -196,6 +196,8 @@ class Owners(Protocol):
 
     node_id: str
 
+    async def claim(self, match_id: int) -> str: ...
+
     async def release(self, match_ids: list[int]) -> None: ...
 
 
@@ -210,6 +212,8 @@ class Host(Protocol):
     def placement(self) -> Owners | None: ...
 
     async def get(self, match_id: int) -> GameSession: ...
+
+    def busy_with(self, match_id: int) -> bool: ...
 
     def unload(self, match_id: int) -> GameSession | None: ...
 
@@ -273,6 +277,9 @@ class Sleeper:
             due, carry = written[match_id]
             still = hub.sessions.get(match_id) is session and self.sleepy(session, time.monotonic())
             if still and carry_of(session) == carry and _near(due_wall_ms(session), due):
+                # A socket that got this session before its hello is closed 1012 if it
+                # attaches now: it reconnects and wakes the match (``Hub.get``).
+                session.close_intake()
                 hub.unload(match_id)
                 self.loaded_at.pop(match_id, None)
                 slept.append(match_id)
@@ -281,6 +288,10 @@ class Sleeper:
         await self.wakeups.remove(kept)
         if slept and hub.placement is not None:
             await hub.placement.release(slept)  # the next process asked for it claims it
+            for match_id in slept:
+                # Woken here meanwhile: its claim may have come before the release.
+                if hub.busy_with(match_id):
+                    await hub.placement.claim(match_id)
         if slept:
             METRICS.slept.inc(len(slept))
             log.info("%d matches fell asleep", len(slept))

@@ -37,12 +37,13 @@ class FakePeer(Unmeasured):
         self.seat = seat
         self.account_id = account_id
         self.sent: list[dict[str, Any]] = []
+        self.closed: int | None = None
 
     def send_text(self, text: str) -> None:
         self.sent.append(orjson.loads(text))
 
     def close(self, code: int = 1000) -> None:
-        return None
+        self.closed = code
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [message for message in self.sent if message["type"] == kind]
@@ -252,3 +253,62 @@ async def test_a_match_never_sleeps_with_hibernation_off(world: World) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(until(lambda: match_id not in hub.sessions), QUIET_S * 3)
     assert hub.sessions.get(match_id) is session
+
+
+async def test_a_session_held_across_its_sleep_sends_its_socket_to_the_woken_one(
+    world: World,
+) -> None:
+    """A socket gets the session before its hello: should the match fall asleep meanwhile,
+    that session takes nothing more (the socket reconnects and wakes the match)."""
+    hub = world.hub()
+    await hub.start()
+    match_id, players = await world.match()
+    held = await hub.get(match_id)
+    await asleep(world, hub, match_id)
+    late = FakePeer(0, players[0])
+    held.submit(commands.Attach(late, None))
+    held.submit(commands.Submit(late, 0, 1, {"type": "move", "cell": 0}))
+    await asyncio.sleep(0.05)
+    assert late.closed == 1012 and not late.of_type("welcome")
+    assert await world.causes(match_id) == []  # nothing was played on the old session
+    woken = await hub.get(match_id)
+    assert woken is not held and woken.version == 0
+
+
+class SlowOwners:
+    """A cluster directory whose releases wait for ``let_go``."""
+
+    node_id = "here"
+
+    def __init__(self) -> None:
+        self.owners: dict[int, str] = {}
+        self.let_go = asyncio.Event()
+
+    async def claim(self, match_id: int) -> str:
+        return self.owners.setdefault(match_id, self.node_id)
+
+    async def adoptable(self, matches: list[tuple[int, int]]) -> list[int]:
+        return [match_id for match_id, _ in matches]
+
+    async def release(self, match_ids: list[int]) -> None:
+        await self.let_go.wait()
+        for match_id in match_ids:
+            if self.owners.get(match_id) == self.node_id:
+                del self.owners[match_id]
+
+
+async def test_a_match_woken_while_its_release_is_under_way_stays_claimed(
+    world: World,
+) -> None:
+    hub = world.hub()
+    owners = SlowOwners()
+    hub.placement = owners
+    match_id, _ = await world.match()
+    await hub.get(match_id)
+    await asyncio.sleep(QUIET_S)
+    sleeping = asyncio.create_task(hub.sleeper.sleep_idle())
+    await until(lambda: match_id not in hub.sessions)
+    await hub.get(match_id)  # a hello here, before the directory heard of the sleep
+    owners.let_go.set()
+    assert await sleeping == [match_id]
+    assert owners.owners.get(match_id) == "here"
