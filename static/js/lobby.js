@@ -1,6 +1,6 @@
 // The start page (account, open tables, create a table) and one table's room before the start.
 import { ApiError, ensureGuest, fail, get, post, session } from "./api.js";
-import { gameTitle, loadGames, timeControlText } from "./catalog.js";
+import { daysPerMoveField, gameTitle, loadGames, timeControlText } from "./catalog.js";
 import { add, clear, h, icon, put, toast } from "./dom.js";
 import { botLevelSelect, gameOptions } from "./gameoptions.js";
 import { learnPanel } from "./learn/panel.js";
@@ -46,6 +46,7 @@ function createForm(games, onCreated) {
   const rated = h("select#new-rated", { "aria-label": "rated or casual" }, h("option", { value: "casual" }, "Casual"), h("option", { value: "rated" }, "Rated"));
   const turn = h("input#new-turn", { type: "number", min: 0, max: 3600, value: 0, "aria-label": "seconds per turn (0 = untimed)" });
   const timeout = h("select#new-timeout", { "aria-label": "on time-out" }, h("option", { value: "pass" }, "auto-play on time-out"), h("option", { value: "forfeit" }, "forfeit on time-out"));
+  const days = daysPerMoveField("new-days", games);
   const first = h("select#opt-first", { "aria-label": "who starts" }, h("option", { value: "vote" }, "Best castle name starts"), h("option", { value: "random" }, "Random first player"));
   const advanced = h("textarea#opt-json", { rows: 3, placeholder: '{"deck": ["knight", ...]} — stack cards for puzzles', "aria-label": "advanced options as JSON" });
   const rules = gameOptions("opt", { ambush: [h("label.field", h("span", "Who starts"), first)] });
@@ -53,6 +54,7 @@ function createForm(games, onCreated) {
     const g = games.find((x) => x.id === game.value);
     if (g) { seats.min = g.min_seats; seats.max = g.max_seats; seats.value = Math.min(Math.max(Number(seats.value), g.min_seats), g.max_seats); }
     rules.show(game.value);
+    days.showFor(game.value);
   };
   game.addEventListener("change", syncGame);
   syncGame();
@@ -70,6 +72,8 @@ function createForm(games, onCreated) {
       rated: rated.value === "rated",
       time_control: Number(turn.value) > 0 ? { turn_ms: Number(turn.value) * 1000, on_timeout: timeout.value } : { on_timeout: timeout.value },
     };
+    // Days per move is a time control of its own (the real-time fields go).
+    if (days.select.value) body.time_control = { days_per_move: Number(days.select.value) };
     try {
       await ensureGuest(session.account ? session.account.name : "Wanderer");
       onCreated(await post("/api/lobbies", body));
@@ -80,7 +84,8 @@ function createForm(games, onCreated) {
     h("div.grid-fields",
       h("label.field", h("span", "Game"), game), h("label.field", h("span", "Seats"), seats),
       h("label.field", h("span", "Who may join"), privacy), h("label.field", h("span", "Ledger"), rated),
-      h("label.field", h("span", "Seconds per turn (0: none)"), turn), h("label.field", h("span", "On time-out"), timeout)),
+      h("label.field", h("span", "Seconds per turn (0: none)"), turn), h("label.field", h("span", "On time-out"), timeout),
+      days.field),
     rules.el,
     h("details", h("summary", "Advanced options"), advanced),
     h("button#create-button.btn.btn-primary", { type: "submit" }, "Create table"));

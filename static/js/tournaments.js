@@ -1,7 +1,7 @@
 // Tournaments: the filtered list and the organiser's create form (/tournaments); helpers the
 // tournament, ladder and profile pages share.
 import { ensureGuest, fail, get, post, session } from "./api.js";
-import { gameTitle, loadGames } from "./catalog.js";
+import { daysPerMoveField, gameTitle, loadGames } from "./catalog.js";
 import { clear, h, put } from "./dom.js";
 import { gameOptions } from "./gameoptions.js";
 import { watchTournaments } from "./tournamentfeed.js";
@@ -35,6 +35,7 @@ function createForm(games, onCreated) {
   const turn = h("input#t-turn", { type: "number", min: 0, max: 3600, value: 60, "aria-label": "seconds per turn (0 = untimed)" });
   const timeout = h("select#t-timeout", { "aria-label": "on time-out" }, h("option", { value: "pass" }, "auto-play"), h("option", { value: "forfeit" }, "forfeit"));
   const grace = h("input#t-grace", { type: "number", min: 0, max: 3600, placeholder: "default", "aria-label": "grace seconds" });
+  const days = daysPerMoveField("t-days", games);
   const rated = h("select#t-rated", { "aria-label": "rated or casual" }, h("option", { value: "rated" }, "Rated"), h("option", { value: "casual" }, "Casual"));
   const bots = h("select#t-allow-bots", { "aria-label": "bot accounts" }, h("option", { value: "no" }, "No bot accounts"), h("option", { value: "yes" }, "Bot accounts may register"));
   const rules = gameOptions("t-opt");
@@ -42,6 +43,7 @@ function createForm(games, onCreated) {
     const g = games.find((x) => x.id === game.value);
     if (g) { size.min = g.min_seats; size.max = Math.min(4, g.max_seats); size.value = Math.min(Math.max(Number(size.value), g.min_seats), Number(size.max)); }
     rules.show(game.value);
+    days.showFor(game.value);
   };
   // Only Swiss seats more than two at a table or takes late players; a bracket sets its rounds.
   const syncFormat = () => {
@@ -67,6 +69,8 @@ function createForm(games, onCreated) {
     if (late.value !== "") body.late_join_until = Number(late.value);
     if (Number(turn.value) > 0) body.time_control.turn_ms = Number(turn.value) * 1000;
     if (grace.value !== "") body.time_control.grace_ms = Number(grace.value) * 1000;
+    // Days per move is a time control of its own (the real-time fields go).
+    if (days.select.value) body.time_control = { days_per_move: Number(days.select.value) };
     try {
       await ensureGuest(session.account ? session.account.name : "Organiser");
       onCreated(await post("/api/tournaments", body));
@@ -79,7 +83,7 @@ function createForm(games, onCreated) {
       field("Name", name), field("Game", game), field("Format", format), field("Players per table", size),
       field("Rounds (blank: auto)", rounds), field("Late join until round", late),
       field("Seconds per turn (0: none)", turn), field("On time-out", timeout),
-      field("Disconnect grace (s)", grace), field("Ledger", rated), field("Bot accounts", bots)),
+      field("Disconnect grace (s)", grace), days.field, field("Ledger", rated), field("Bot accounts", bots)),
     rules.el,
     h("button#create-tournament-button.btn.btn-primary", { type: "submit" }, "Create tournament"));
 }

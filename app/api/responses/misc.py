@@ -15,6 +15,10 @@ class GameSummary(Out):
     min_seats: int = Field(description="the fewest seats a table of it may have")
     max_seats: int = Field(description="the most seats a table of it may have")
     bots: bool = Field(description="true: server bots can take its seats")
+    correspondence: bool = Field(
+        description="true: its tables may be played by correspondence (days per move); "
+        "false: real-time only (Ambush!: its grab races need everyone at once)"
+    )
 
 
 class HealthOut(Out):

@@ -18,6 +18,7 @@ from app.errors import NotFound
 from app.games import playable
 from app.protocol.actions import GAME_ACTIONS
 from app.sessions.bots import has_bots
+from app.sessions.timecontrol import REALTIME_ONLY_GAMES
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -49,6 +50,10 @@ class GameOut(BaseModel):
     min_seats: int = Field(description="the fewest seats a table of it may have")
     max_seats: int = Field(description="the most seats a table of it may have")
     bots: bool = Field(description="true: server bots can take its seats")
+    correspondence: bool = Field(
+        description="true: its tables may be played by correspondence (days per move); "
+        "false: real-time only (Ambush!: its grab races need everyone at once)"
+    )
     actions: ActionsSchema | None = Field(
         description=(
             "the JSON Schema of an action's `action` object in this game (null: a game "
@@ -78,6 +83,7 @@ async def list_games() -> list[dict[str, Any]]:
                 "min_seats": engine.min_seats,
                 "max_seats": engine.max_seats,
                 "bots": has_bots(engine),
+                "correspondence": game_id not in REALTIME_ONLY_GAMES,
             }
         )
     return games
@@ -99,6 +105,7 @@ async def get_game(game_id: GamePath) -> GameOut:
         min_seats=engine.min_seats,
         max_seats=engine.max_seats,
         bots=has_bots(engine),
+        correspondence=game_id not in REALTIME_ONLY_GAMES,
         actions=actions_schema(game_id),
     )
 

@@ -6,7 +6,7 @@ import { gameTitle } from "../catalog.js";
 import { add, clear, h, put, rememberFocus, restoreFocus } from "../dom.js";
 import { howtoLink } from "../learn/howto.js";
 import { resultEl } from "../result.js";
-import { rendererContext } from "./context.js";
+import { moveBy, rendererContext } from "./context.js";
 
 const FLASH_MS = 1800;
 const CONNECTION_WORDS = { open: "", connecting: "Connecting…", closed: "Connection lost — reconnecting…", gone: "This match does not exist." };
@@ -32,12 +32,14 @@ export function renderHead(table) {
   const conn = CONNECTION_WORDS[t.connection] || "";
   const canResign = v && t.seat !== null && !v.outcome && t.legal.some((a) => a.type === "resign");
   const open = section.classList.contains("chronicle-open");
+  const due = moveBy(t);
   put(els.head,
     h("div.head-title", h("h1", { title: v ? gameTitle(v.game) : null }, v ? gameTitle(v.game) : "Table"), h("span.match-id", `match #${t.matchId}`),
       t.seat === null ? h("span.tag.tag-watch", "spectating") : null,
       h("span.version", { title: "version" }, `v${t.version}`),
       v ? howtoLink(v.game, { newTab: true, cls: "btn btn-quiet howto-table" }) : null),
     conn ? h("div.conn", { role: "status" }, conn) : null,
+    due ? h("div#move-by.move-by", { title: `${t.days} days per move` }, due) : null,
     !conn && t.away.size && !(v && v.outcome) ? h("div.conn.away", { role: "status" },
       [...t.away].map((s) => `${t.names[s] || `Seat ${s + 1}`} is disconnected`).join(" · ")) : null,
     h("button#chronicle-toggle.btn.btn-quiet", {

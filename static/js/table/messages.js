@@ -66,7 +66,9 @@ function receive(table, message) {
     case "clock":
       setClock(t, message.now_ms);
       t.deadlines = message.deadlines || {};
+      t.days = message.days_per_move || null;
       tick(table);
+      if (t.days) renderHead(table);
       break;
     case "error":
       toast(describe(message.code, message.message), "error");

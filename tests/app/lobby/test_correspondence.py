@@ -94,3 +94,10 @@ async def test_the_openapi_document_types_days_per_move(api: Api) -> None:
     assert schema["then"]["properties"] == dict.fromkeys(
         ["turn_ms", "match_ms", "on_timeout", "grace_ms"], False
     )
+
+
+async def test_the_games_list_says_which_games_take_days_per_move(api: Api) -> None:
+    listed = {g["id"]: g["correspondence"] for g in (await api.get("/api/games")).json()}
+    assert listed["ambush"] is False
+    assert listed["rampage"] is listed["castles"] is listed["ember"] is True
+    assert (await api.get("/api/games/ember")).json()["correspondence"] is True
