@@ -49,3 +49,15 @@ def test_client_uses_no_external_assets() -> None:
             text = path.read_text().replace("http://www.w3.org/2000/svg", "")
             assert "http://" not in text and "https://" not in text, path
             assert "@import" not in text and "url(http" not in text, path
+
+
+def test_each_game_has_its_folder_with_the_same_files() -> None:
+    """static/js/games/<game>/: the renderer, its board pieces, card art and words, by the same
+    names in every game, beside the modules the games share."""
+    games = STATIC_DIR / "js" / "games"
+    folders = {p.name: sorted(f.name for f in p.iterdir()) for p in games.iterdir() if p.is_dir()}
+    assert set(folders) == {"ambush", "rampage", "castles", "ember"}
+    for files in folders.values():
+        assert files == ["board.js", "cards.js", "feed.js", "index.js"]
+    shared = sorted(p.name for p in games.iterdir() if p.is_file())
+    assert shared == ["cardback.js", "carddata.js", "generic.js", "index.js"]
