@@ -32,6 +32,10 @@ PURE_SUBSET = [
     "tests/app/test_view_diffs.py::test_diff_view_round_trips_and_keeps_its_inputs",
 ]
 
+# Native classes with mypyc's broken weak reference slot (see the test below) that nothing
+# ever refers to weakly: a dict subclass gets the slot from its builtin base.
+WEAK_SLOT_UNUSED = {"engines.ambush.state.PerCell"}
+
 # Run in a subprocess: which file each module of the build was imported from.
 REPORT_FILES = """
 import importlib, json, sys
@@ -212,3 +216,27 @@ def test_malformed_input_gets_the_engines_refusal_compiled_or_not(call: Any, cod
     with pytest.raises(ActionError) as refused:
         call(engine, state)
     assert refused.value.code == code
+
+
+def test_no_compiled_class_has_a_weak_reference_slot() -> None:
+    """mypyc gives a native class with a Python base (``typing.Generic``, say) ``__dict__`` and
+    ``__weakref__`` slots, but its deallocator never clears the weak references and its
+    ``tp_clear`` releases the list's head as if it owned it: a weak reference to a freed
+    instance then reads freed memory (the session path once crashed inside a garbage
+    collection so). No native class of the build may have the slot (protocols stay interpreted
+    classes, whose weak references CPython handles)."""
+    manifest = built_manifest()
+    if manifest is None:
+        pytest.skip("no compiled build matching the sources (make compiled)")
+    slotted = set()
+    for name in manifest["modules"]:  # type: ignore[attr-defined]
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and value.__module__ == name
+                and value.__weakrefoffset__
+                and not getattr(value, "_is_protocol", False)
+            ):
+                slotted.add(f"{name}.{value.__qualname__}")
+    assert slotted <= WEAK_SLOT_UNUSED, f"compiled classes with a weak reference slot: {slotted}"
