@@ -228,6 +228,7 @@ class Sleeper:
         self.poll_s = max(0.01, hub.settings.wake_poll_s)
         self.loaded_at: dict[int, float] = {}  # monotonic time each live match was loaded
         self._task: asyncio.Task[None] | None = None
+        self._pass: asyncio.Future[None] | None = None  # the look under way
 
     @property
     def node_id(self) -> str:
@@ -238,23 +239,31 @@ class Sleeper:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="match-sleeper")
 
     async def stop(self) -> None:
+        """End the loop once the look under way is done: a sleep half done would leave rows
+        written for matches that stay awake."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._pass is not None:
+            await self._pass
+            self._pass = None
 
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.poll_s)
-            try:
-                if self.after_s > 0:
-                    await self.sleep_idle()
-                await self.wake_due()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("putting matches to sleep or waking them failed")
+            self._pass = asyncio.ensure_future(self._look())
+            await asyncio.shield(self._pass)  # a cancel (``stop``) waits for it there
+
+    async def _look(self) -> None:
+        """Put the idle matches to sleep, then wake the due ones."""
+        try:
+            if self.after_s > 0:
+                await self.sleep_idle()
+            await self.wake_due()
+        except Exception:
+            log.exception("putting matches to sleep or waking them failed")
 
     def sleepy(self, session: GameSession, now: float) -> bool:
         loaded = self.loaded_at.get(session.match_id, now)

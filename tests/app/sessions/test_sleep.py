@@ -312,3 +312,33 @@ async def test_a_match_woken_while_its_release_is_under_way_stays_claimed(
     owners.let_go.set()
     assert await sleeping == [match_id]
     assert owners.owners.get(match_id) == "here"
+
+
+async def test_stopping_finishes_a_sleep_under_way(world: World) -> None:
+    """Stopped while its rows are being written, the sleeper still checks each match: one
+    that moved meanwhile keeps no row (its clocks and seats in it would be stale)."""
+    hub = world.hub()
+    match_id, players = await world.match()
+    session = await hub.get(match_id)
+    await asyncio.sleep(QUIET_S)
+    written = asyncio.Event()
+    let_go = asyncio.Event()
+    put = hub.sleeper.wakeups.put
+
+    async def slow_put(rows: list[tuple[int, int | None, dict[str, Any]]]) -> None:
+        await put(rows)
+        written.set()
+        await let_go.wait()
+
+    hub.sleeper.wakeups.put = slow_put  # type: ignore[method-assign]
+    hub.sleeper.poll_s = 0.01
+    hub.sleeper.start()
+    await written.wait()
+    ann = FakePeer(0, players[0])
+    session.submit(commands.Attach(ann, None))  # someone came: the match stays awake
+    stopping = asyncio.create_task(hub.sleeper.stop())
+    await asyncio.sleep(0.05)
+    let_go.set()
+    await stopping
+    assert hub.sessions.get(match_id) is session
+    assert await world.wakeup(match_id) is None
