@@ -3,6 +3,7 @@
 import { fail, get, post, session } from "./api.js";
 import { gameTitle } from "./catalog.js";
 import { h, put, signed, toast, when } from "./dom.js";
+import { emailBox } from "./email.js";
 import { lineChart } from "./chart.js";
 import { ratingCell } from "./ladders.js";
 import { recordSeatLabel } from "./seats.js";
@@ -78,7 +79,7 @@ export function mountProfile(root, _navigate, id) {
   function draw(p) {
     const mine = session.account && session.account.id === p.id;
     put(head, h("div.room-head", h("h1#p-name", p.name), h("div.tags", p.guest ? h("span.tag", "guest") : h("span.tag.tag-gold", "registered"), p.bot ? h("span#p-bot.tag", "bot account") : null, mine ? h("span.tag.tag-gold", "you") : null, h("span.tag", `${p.matches_total} matches`))),
-      mine && p.guest ? upgradeForm(() => draw({ ...p, guest: false })) : null);
+      mine && p.guest ? upgradeForm(() => draw({ ...p, guest: false })) : null, mine && !p.guest && !p.bot ? emailBox() : null);
     put(laddersBox, h("h2", "Ladders"), p.ladders.length
       ? h("div.scroll", h("table#p-ladder-table.matches", h("thead", h("tr", h("th", "Ladder"), h("th", "Points"), h("th", "W/D/L"), h("th", "Glicko-2"), h("th", "OpenSkill"))),
         h("tbody", p.ladders.map((e) => h("tr", { "data-ladder": e.ladder_id },
