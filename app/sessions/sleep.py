@@ -9,8 +9,9 @@ leaves the hub; a ``match_wakeups`` row keeps its next deadline (wall ms) and wh
 does not: its turn clocks, and which seats are away since when (a disconnected seat's grace
 keeps running while it sleeps).
 
-It wakes (``Hub.get`` rebuilds it from its log and the row) on the next hello, action, admin
-abort, or when its deadline falls due: every process looks for due rows every
+It wakes (``Hub.get`` rebuilds it from its log and the row) on the next hello on its socket
+(its players' actions come after one), an admin's abort, a ban of one of its players
+(``Hub.wake_seating``), a tournament's withdrawal, or when its deadline falls due: every process looks for due rows every
 ``wake_poll_s`` and takes each under a lease (a conditional UPDATE: one process gets it),
 so a deadline fires once in a cluster, and after a restart since the rows are in SQL.
 REST reads of a sleeping match do not wake it: its latest state is its logged one.
@@ -181,11 +182,6 @@ class Wakeups:
         )
         async with self.sessionmaker() as db:
             return sorted(set((await db.execute(query)).scalars()))
-
-    async def count(self) -> int:
-        async with self.sessionmaker() as db:
-            rows = await db.execute(select(MatchWakeup.match_id))
-            return len(rows.all())
 
 
 # ----- the loop ---------------------------------------------------------------------------------
