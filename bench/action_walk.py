@@ -1,19 +1,21 @@
 """The walk of one action through the server's own files, from the match socket's handler to the
 engine and back to every seat's socket, recorded with ``sys.setprofile``.
 
-    .venv/bin/python bench/action_walk.py [--all]
+    .venv/bin/python bench/action_walk.py [--all] [--receivers N]
 
 One in-process tally match (``bench/hot_path.py``'s set-up: SQLite action log, four seats
 whose sockets record what they are sent), warmed by a few moves; then one ``action`` text goes
 to the gateway's ``_Conversation.handle`` (where ``data_received`` hands each text frame) and
-the loop runs until every seat has that version's patch. Every Python call and return in the
-event loop's thread is seen; only the repository's own files (``app/``, ``engines/``,
-``bench/tally``) count, in the order the running code moves between them (the standard library
-and installed packages in between are skipped; so is the rest of ``bench/``, whose stand-in
-sockets count as the file that called them). Printed: the files in order of first visit with
-how many times the walk entered each, the number of moves between files, and how many of them
-came back to a file already left once. ``--all`` prints the whole sequence too, each visit
-with the function it came to first.
+the loop runs until every attached socket has that version's patch. ``--receivers 1``
+attaches only the mover's socket: the walk of one action to one receiving seat, not dominated
+by the loop over the seats (``--receivers N``: the mover's and the next N - 1 seats' sockets;
+all four by default). Every Python call and return in the event loop's thread is seen; only
+the repository's own files (``app/``, ``engines/``, ``bench/tally``) count, in the order the
+running code moves between them (the standard library and installed packages in between are
+skipped; so is the rest of ``bench/``, whose stand-in sockets count as the file that called
+them). Printed: the files in order of first visit with how many times the walk entered each,
+the number of moves between files, and how many of them came back to a file already left
+once. ``--all`` prints the whole sequence too, each visit with the function it came to first.
 """
 
 from __future__ import annotations
@@ -96,7 +98,10 @@ def report(files: list[str], functions: list[str], show_all: bool) -> None:
             print(f"  {name}  {function}")
 
 
-async def walk(folder: Path, show_all: bool) -> None:
+WARM = 4  # moves before the walked one
+
+
+async def walk(folder: Path, show_all: bool, receivers: int) -> None:
     url = f"sqlite+aiosqlite:///{folder}/walk.db"
     await asyncio.to_thread(migrate, url)
     registry.register(TallyEngine())
@@ -109,10 +114,14 @@ async def walk(folder: Path, show_all: bool) -> None:
     seats = [Seat(s, info.account_id or 0) for s, info in enumerate(session.seats)]
     talks = []
     for seat in seats:
-        session.submit(commands.Attach(seat, None))
         talk = _Conversation(seat, session, settings)  # type: ignore[arg-type]
         talk.greeted = True
         talks.append(talk)
+    # Each tally move passes the turn to the next seat: the walked move is this seat's.
+    mover = (session.state.turn + WARM) % len(seats)
+    attached = [seats[(mover + k) % len(seats)] for k in range(min(receivers, len(seats)))]
+    for seat in attached:
+        session.submit(commands.Attach(seat, None))
 
     async def move(seq: int) -> None:
         turn = session.state.turn
@@ -121,17 +130,18 @@ async def walk(folder: Path, show_all: bool) -> None:
         ).decode()
         version = session.version + 1
         talks[turn].handle(text, 0.0)
-        while not all(f'"version":{version}' in seat.last for seat in seats):
+        while not all(f'"version":{version}' in seat.last for seat in attached):
             await asyncio.sleep(0)
         while not session.idle():  # at rest, as between two moves of a live match
             await asyncio.sleep(0)
 
-    for seq in range(1, 5):
+    for seq in range(1, WARM + 1):
         await move(seq)  # warm: imports done, views built once
+    assert session.state.turn == mover
     trace = Walk()
     sys.setprofile(trace.profile)
     try:
-        await move(5)
+        await move(WARM + 1)
     finally:
         sys.setprofile(None)
     report(trace.files, trace.functions, show_all)
@@ -143,9 +153,16 @@ async def walk(folder: Path, show_all: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="print the whole walk")
+    parser.add_argument(
+        "--receivers",
+        type=int,
+        default=4,
+        choices=range(1, 5),
+        help="the sockets attached: the mover's and the next seats' (1: the mover's alone)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(walk(Path(folder), args.all))
+        asyncio.run(walk(Path(folder), args.all, args.receivers))
 
 
 if __name__ == "__main__":
