@@ -15,12 +15,19 @@ export function ratingCell(rating, system) {
 export function mountLadders(root, navigate) {
   const params = new URLSearchParams(location.search);
   const game = h("select#l-filter-game", { "aria-label": "game" }, h("option", { value: "" }, "All games"));
+  // Real-time and correspondence (days per move) play are rated apart, each on its ladders.
+  const poolOptions = () => [h("option", { value: "realtime" }, "Real time"), h("option", { value: "correspondence" }, "Correspondence")];
+  const pool = h("select#l-filter-pool", { "aria-label": "rating pool" }, poolOptions());
+  const newPool = h("select#l-pool", { "aria-label": "rating pool" }, poolOptions());
   const list = h("ul#ladder-list.tables");
   const newGame = h("select#l-game", { "aria-label": "game" });
   const newName = h("input#l-name", { type: "text", maxlength: 80, placeholder: "Friday club", "aria-label": "ladder name", required: true });
 
   async function load() {
-    const query = game.value ? `?game=${encodeURIComponent(game.value)}` : "";
+    const search = new URLSearchParams();
+    if (game.value) search.set("game", game.value);
+    if (pool.value !== "realtime") search.set("pool", pool.value);
+    const query = search.toString() ? `?${search}` : "";
     history.replaceState(history.state, "", `/ladders${query}`);
     try {
       const ladders = await get(`/api/ladders${query}`);
@@ -28,7 +35,8 @@ export function mountLadders(root, navigate) {
       if (!ladders.length) list.append(h("li.muted", "No ladders yet."));
       for (const lad of ladders) {
         list.append(h("li.table-row", { "data-ladder": lad.id },
-          h("div.table-info", h("strong", lad.name), h("div.tags", lad.kind === "game" ? null : h("span.tag", gameTitle(lad.game)), h("span.tag", { class: lad.kind === "game" ? "tag-gold" : "" }, lad.kind === "game" ? "every rated match" : "custom"))),
+          h("div.table-info", h("strong", lad.name), h("div.tags", lad.kind === "game" ? null : h("span.tag", gameTitle(lad.game)), h("span.tag", { class: lad.kind === "game" ? "tag-gold" : "" }, lad.kind === "game" ? "every rated match" : "custom"),
+            lad.pool === "correspondence" ? h("span.tag", "days per move") : null)),
           h("a.btn", { href: `/ladders/${lad.id}`, "data-link": "" }, "Leaderboard")));
       }
     } catch (err) { fail(err); }
@@ -38,19 +46,21 @@ export function mountLadders(root, navigate) {
     if (!newName.value.trim()) return;
     try {
       await ensureGuest(session.account ? session.account.name : "Wanderer");
-      const lad = await post("/api/ladders", { game: newGame.value, name: newName.value.trim() });
+      const lad = await post("/api/ladders", { game: newGame.value, name: newName.value.trim(), pool: newPool.value });
       navigate(`/ladders/${lad.id}`);
     } catch (err) { fail(err); }
   }
   game.addEventListener("change", load);
+  pool.addEventListener("change", load);
   put(root, h("div.ladders-page",
     h("section.hero", h("h1", "Ladders"), h("p", "Every rated match moves the game's ladder: the 1500-point ledger you win and lose, with Glicko-2 (duels) and OpenSkill (3+ castles) skill beside it.")),
     h("div.home-grid",
-      h("section.panel", h("h2", "Ladders"), h("div.filters", game), list),
+      h("section.panel", h("h2", "Ladders"), h("div.filters", game, pool), list),
       h("form#create-ladder.panel", { onsubmit: create },
         h("h2", "Found a custom ladder"),
         h("p.muted", "A custom ladder moves when every player at a rated table has joined it."),
-        h("div.grid-fields", h("label.field", h("span", "Game"), newGame), h("label.field", h("span", "Name"), newName)),
+        h("div.grid-fields", h("label.field", h("span", "Game"), newGame), h("label.field", h("span", "Name"), newName),
+          h("label.field", h("span", "Rated play"), newPool)),
         h("button#create-ladder-button.btn.btn-primary", { type: "submit" }, "Create ladder")))));
   get("/api/games", { auth: false }).then((games) => {
     for (const g of games) {
@@ -58,6 +68,7 @@ export function mountLadders(root, navigate) {
       newGame.append(h("option", { value: g.id }, g.title));
     }
     game.value = params.get("game") || "";
+    pool.value = params.get("pool") === "correspondence" ? "correspondence" : "realtime";
     load();
   }).catch((err) => { fail(err); load(); });
   return () => {};

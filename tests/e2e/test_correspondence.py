@@ -73,3 +73,21 @@ def test_a_correspondence_table_shows_its_turn_clock_as_a_date(
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_the_ladders_page_lists_one_rating_pool_at_a_time(browser: Any, server_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(server_url + "/ladders")
+        rows = page.locator("#ladder-list .table-row")
+        page.wait_for_selector("#ladder-list .table-row:has-text('Castle Rampage')")
+        assert "(correspondence)" not in rows.all_inner_texts()[0]
+        page.select_option("#l-filter-pool", "correspondence")
+        page.wait_for_selector("#ladder-list strong:has-text('Castle Rampage (correspondence)')")
+        names = page.locator("#ladder-list .table-row strong").all_inner_texts()
+        assert names and all(name.endswith("(correspondence)") for name in names), names
+        assert not any(name.startswith("Ambush") for name in names)  # real-time only
+        assert page.url.endswith("/ladders?pool=correspondence")
+    finally:
+        context.close()
