@@ -29,7 +29,7 @@ from app.db.repositories import MatchRepository
 from app.notify import mails, outbox
 from app.notify.links import Links
 from app.notify.matches import game_title, move_days, opponents, result_for
-from app.notify.smtp import SmtpServer
+from app.notify.smtp import SmtpServer, refused_for_good
 from app.sessions.hub import Hub
 from app.sessions.turns import wall_ms
 
@@ -256,6 +256,11 @@ class Notifier:
                 assert self.server is not None
                 await self.server.send(message)
             except (aiosmtplib.SMTPException, OSError) as error:
+                if refused_for_good(error):  # a mailbox that does not exist, say
+                    log.warning("mail to account %s refused (%r); dropped", account_id, error)
+                    async with self.sessionmaker() as db:
+                        await outbox.drop(db, ids)
+                    continue
                 log.warning("mail to account %s not sent (%r); trying again", account_id, error)
                 async with self.sessionmaker() as db:
                     await outbox.retry(db, ids, now + RETRY_AFTER)

@@ -72,3 +72,11 @@ class SmtpServer:
             start_tls=self.starttls,
             timeout=self.timeout_s,
         )
+
+
+def refused_for_good(error: Exception) -> bool:
+    """Whether the server refused the mail with a permanent (5xx) answer, for its sender or
+    every recipient: sending it again would only be refused again."""
+    if isinstance(error, aiosmtplib.SMTPRecipientsRefused):
+        return bool(error.recipients) and all(r.code >= 500 for r in error.recipients)
+    return isinstance(error, aiosmtplib.SMTPResponseException) and error.code >= 500

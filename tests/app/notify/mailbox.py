@@ -30,6 +30,18 @@ class Mailbox:
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        """Addresses starting ``refused`` do not exist here (550); ``busy`` ones are refused
+        for now (451)."""
+        if address.startswith("refused"):
+            return "550 5.1.1 no such mailbox"
+        if address.startswith("busy"):
+            return "451 4.3.0 try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=default)
         assert isinstance(message, EmailMessage)

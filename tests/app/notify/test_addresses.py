@@ -3,6 +3,7 @@ on their account and remove it; guests, malformed addresses and forged links are
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import parse_qs, urlsplit
 
 from tests.app.notify.mailbox import Mailbox, links, text
@@ -94,3 +95,28 @@ async def test_guests_malformed_addresses_and_forged_links_are_refused(
         "ty@example.com",
     )
     assert row["verified_at"] is None
+
+
+async def test_a_mailbox_that_does_not_exist_is_given_up_a_busy_one_tried_again(
+    mail_api: Api, mailbox: Mailbox
+) -> None:
+    server = mail_api.server
+    _, lost = await register(mail_api, "Refused Ray")
+    _, busy = await register(mail_api, "Busy Bea")
+    assert (await put_email(mail_api, lost, "refused@example.com")).status_code == 200
+    assert (await put_email(mail_api, busy, "busy@example.com")).status_code == 200
+    query = (
+        "SELECT o.* FROM mail_outbox o JOIN account_emails e USING (account_id) WHERE e.address = ?"
+    )
+    async with asyncio.timeout(10):
+        # 550: the mail is dropped, never tried again; 451: it waits a minute for another go.
+        while rows(server, query, "refused@example.com") or not [
+            row
+            for row in rows(server, query, "busy@example.com")
+            if row["due_at"] > row["created_at"]
+        ]:
+            await asyncio.sleep(0.05)
+    (waiting,) = rows(server, query, "busy@example.com")
+    assert waiting["sent_at"] is None and waiting["claimed_at"] is None
+    assert mailbox.to("refused@example.com") == mailbox.to("busy@example.com") == []
+    assert "refused" in server.log_text() and "Traceback" not in server.log_text()
