@@ -16,7 +16,9 @@ House rules where the issue leaves room (each one a sentence a player can be tol
 - No-shows and time-outs: the table's time control applies (``grace_ms`` for a seat that
   never connects or leaves, ``turn_ms``/``on_timeout`` for the turn clock). A forfeit counts
   as a destroyed castle; a player who forfeits by abandonment (a no-show included) is
-  withdrawn from later rounds.
+  withdrawn from later rounds. A correspondence tournament (``days_per_move``) has no grace:
+  nobody forfeits for not showing up, only for running out of days.
+- A round starts when the last match of the round before ends, in every format.
 - Knockout draws: the better seed goes through (the ledger still records a draw).
 """
 
