@@ -241,7 +241,7 @@ def play_race(seats: int, level: str, seed: int, human: int | None = None) -> Ra
 
     def commit(change: Change) -> None:
         """What the session does with a logged change: the race desk sees it, then the
-        bots (``_log_row``, ``_advance``, ``_announce``)."""
+        bots (``_log``, ``_advance``, ``_announce``)."""
         nonlocal version, over
         version += 1
         living = sorted(engine.to_act(state))

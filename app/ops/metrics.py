@@ -115,10 +115,12 @@ class Metrics:
         )
         self._live: LiveCollector | None = None
 
-    def count_action(self, game: str) -> None:
-        """One more durable action of ``game``."""
+    def action_logged(self, game: str, commit_seconds: float) -> None:
+        """One more durable action of ``game``, its row written ``commit_seconds`` after the
+        action was accepted."""
         counts = self.actions_by_game
         counts[game] = counts.get(game, 0) + 1
+        self.commit_seconds.observe(commit_seconds)
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()

@@ -8,7 +8,7 @@ rules, all here:
   arrives meanwhile waits in the inbox, in order.
 - Work that must go before any queued command (finishing a match once its last move is
   logged, restoring a failed state, failing the task) goes to ``urgent``.
-- The subclass may finish a command without the task (the *fast lane*: ``take`` it, and
+- The subclass may finish a command without the task (the *fast lane*: ``take_if_idle``, and
   ``release`` once done, from a callback if need be). Everything else goes through ``enqueue``
   to the task, which handles the urgent work and the inbox, then fires what is due, then sleeps
   until something is queued or the next thing is due (``next_due``, in event-loop time).
@@ -67,9 +67,13 @@ class Actor(Generic[C]):
         """Whether anything would run the next command: the task, or a command in hand."""
         return self._running or self._busy or bool(self._inbox)
 
-    def take(self) -> None:
-        """A command is in hand outside the task (the fast lane): everything else queues."""
+    def take_if_idle(self) -> bool:
+        """Take a command in hand outside the task (the fast lane) if nothing is in hand or
+        queued (``idle``): True when taken; everything else queues until ``release``."""
+        if self._busy or self._inbox or self._urgent:
+            return False
         self._busy = True
+        return True
 
     def release(self) -> None:
         """The fast lane's command is finished: wake the task if it has work, or if the

@@ -13,6 +13,9 @@ from app.jsonenc import encode_kept
 from app.sessions.listener import MatchPeer
 from engines.base import Event
 
+# The answer to a change's sender once it is logged as the version given.
+Answer = Callable[[int], None]
+
 
 @dataclass
 class SeatInfo:
@@ -62,7 +65,23 @@ class Change:
     client_seq: int | None = None
     arbitration: dict[str, Any] | None = None
     # Runs once the change is logged, before any broadcast (the mover's ack).
-    before_broadcast: Callable[[int], None] | None = None
+    before_broadcast: Answer | None = None
+
+    @classmethod
+    def played(cls, command: Submit, at_ms: int, events: list[Event], answer: Answer) -> Change:
+        """A player's action the engine accepted at ``at_ms``; ``answer``: its ack, once
+        logged (given the version)."""
+        return cls(
+            command.seat,
+            command.action,
+            at_ms,
+            events,
+            "player",
+            account_id=command.peer.account_id,
+            client_seq=command.client_seq,
+            arbitration=command.arbitration,
+            before_broadcast=answer,
+        )
 
     def log_row(
         self, match_id: int, version: int, arbitration: dict[str, Any] | None

@@ -13,6 +13,8 @@ decides them with the players' grabs.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from app.sessions.bots import BOT_RETRY_MS, BotSeat, replan_all
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History
@@ -23,10 +25,39 @@ from app.sessions.timecontrol import TimeControl, TurnClocks
 from engines.base import Engine, State
 
 
+class Timed(Protocol):
+    """What of a match its deadlines read (``GameSession`` is one)."""
+
+    engine: Engine
+    state: State
+    clock: MatchClock
+    turn_clocks: TurnClocks
+    time_control: TimeControl
+    connections: Connections
+    bots: dict[int, BotSeat]
+    races: RaceDesk | None
+    history: History
+
+
 class Deadlines:
     """The match's timed work, while the match is not over. Built again whenever the
     session's state is replaced (a restore): it reads the state, bots, races and history it
     was built with, and never changes the state."""
+
+    @classmethod
+    def of(cls, match: Timed) -> Deadlines:
+        """The deadlines of the match's state, bots, races and history as they are now."""
+        return cls(
+            match.engine,
+            match.state,
+            clock=match.clock,
+            turn_clocks=match.turn_clocks,
+            time_control=match.time_control,
+            connections=match.connections,
+            bots=match.bots,
+            races=match.races,
+            history=match.history,
+        )
 
     def __init__(
         self,

@@ -18,8 +18,8 @@ from app.db.repositories import MatchRepository
 from app.errors import AppError, Conflict
 from app.ops.logs import in_match_context
 from app.sessions import wire
-from app.sessions.bots import replan_all
 from app.sessions.reads import MatchReads
+from app.sessions.rebuilt import Rebuilt
 from app.sessions.replay import replayed
 from app.sessions.session import GameSession
 from app.sessions.sleep import Sleeper, apply_carry
@@ -359,26 +359,23 @@ class Hub:
                 self.sessions.pop(old, None)
 
     async def _load(self, match_id: int, carry: dict[str, Any] | None = None) -> GameSession:
-        """The match's session rebuilt from its log (and, woken from sleep, what it kept:
-        ``carry``), its result written if it was missing and its bots planning."""
-        session = await self.rebuild(match_id)
-        if carry is not None and not session.finished:
-            apply_carry(session, carry)
-        if session.result_unwritten:
-            # Killed between the last action and the result write: write the result now.
-            await session.record_result()
-        if not session.finished:
-            replan_all(session.bots, session.engine, session.state, session.clock.now(), None)
-        return session
-
-    async def rebuild(self, match_id: int) -> GameSession:
-        """The match as its log has it, as a session not yet started, touching nothing else
-        (a session restores its state from one: ``GameSession.restore``)."""
-        return await replayed(
-            match_id,
-            settings=self.settings,
+        """The match's session built on its log rebuilt (and, woken from sleep, what it
+        kept: ``carry``), its result written if it was missing."""
+        session = GameSession(
+            await self.rebuild(match_id),
             sessionmaker=self.sessionmaker,
             action_log=self.action_log,
             on_finish=self._on_finish,
             rebuild=self.rebuild,
         )
+        if carry is not None and not session.finished:
+            apply_carry(session, carry)
+        if session.result_unwritten:
+            # Killed between the last action and the result write: write the result now.
+            await session.record_result()
+        return session
+
+    async def rebuild(self, match_id: int) -> Rebuilt:
+        """The match as its log has it, touching nothing else (what a session is built on,
+        and restores its state from: ``GameSession.restore``)."""
+        return await replayed(match_id, settings=self.settings, sessionmaker=self.sessionmaker)

@@ -20,7 +20,7 @@ from app.races.arbiter import Arbiter
 from app.races.claims import Claim, Decision
 from app.races.links import LOCAL, LinkStats
 from app.sessions.clock import MatchClock
-from app.sessions.commands import Change, GrabInput, History
+from app.sessions.commands import Change, GrabInput, History, Submit
 from app.sessions.listener import MatchPeer
 from engines.base import ActionError, Engine, Event, State
 
@@ -122,6 +122,17 @@ class RaceDesk:
             self.arbiter.update_link(seat, LOCAL)
 
     # ----- inputs --------------------------------------------------------------------------
+
+    def claim(
+        self, command: Submit, seats: int, peers: Iterable[MatchPeer], bots: Iterable[int]
+    ) -> Decision | None:
+        """A player's ``grab`` command (measured by the gateway) to the arbiter, the seats'
+        links refreshed first: its decision if made at once, else None (held, or a resend)."""
+        assert command.measured is not None
+        self.refresh_links(seats, peers, bots)
+        peer, seat, cell = command.peer, command.seat, command.action.get("cell")
+        key = (peer.account_id, seat)
+        return self.grab(peer, seat, key, command.client_seq, cell, command.measured)
 
     def grab(
         self,

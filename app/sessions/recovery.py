@@ -28,6 +28,7 @@ from typing import Protocol
 
 from app.sessions import wire
 from app.sessions.commands import Detach, FromPeer, Submit
+from app.sessions.rebuilt import Rebuilt
 
 log = logging.getLogger("app.sessions.session")
 
@@ -42,7 +43,7 @@ class Restorable(Protocol):
     version: int
 
     @property
-    def rebuild(self) -> Callable[[int], Awaitable[Restorable]] | None: ...
+    def rebuild(self) -> Callable[[int], Awaitable[Rebuilt]] | None: ...
 
 
 def answer_failure(session: Restorable, command: FromPeer, *, restoring: bool) -> None:
@@ -65,7 +66,7 @@ def answer_failure(session: Restorable, command: FromPeer, *, restoring: bool) -
         log.exception("match %s: could not answer a failed message", session.match_id)
 
 
-async def rebuilt(session: Restorable) -> Restorable:
+async def rebuilt(session: Restorable) -> Rebuilt:
     """The match rebuilt from its action log, checked to be at the session's version, for the
     session to take its state from. Raises when it cannot be (no rebuild, the log unreadable,
     or not at the session's version): the session then ends and the hub rebuilds the match,

@@ -1,23 +1,21 @@
 """A match rebuilt from its action log: the engine state, version, history, bots, turn clocks
-and the answer to each client's last action, as a ``GameSession`` not yet started."""
+and the answer to each client's last action (``Rebuilt``, what a session is built from)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.action_log import ActionLogWriter
 from app.db.repositories import MatchRepository
 from app.sessions.bots import BotSeat, make_bot
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History
+from app.sessions.rebuilt import Rebuilt
 from app.sessions.replies import Answers
 from app.sessions.results import ended_message
 from app.sessions.seat_names import seat_infos
-from app.sessions.session import GameSession
 from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.wire import ack
 from engines import registry
@@ -31,16 +29,9 @@ def bot_seed(match_seed: int, seat: int) -> int:
 
 
 async def replayed(
-    match_id: int,
-    *,
-    settings: Settings,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    action_log: ActionLogWriter,
-    on_finish: Callable[[int], None],
-    rebuild: Callable[[int], Awaitable[GameSession]],
-) -> GameSession:
-    """The match as its log has it, as a session not yet started (``on_finish`` and
-    ``rebuild`` are the hub's, handed to the session)."""
+    match_id: int, *, settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]
+) -> Rebuilt:
+    """The match as its log has it."""
     async with sessionmaker() as db:
         repo = MatchRepository(db)
         match = await repo.get(match_id)
@@ -83,37 +74,29 @@ async def replayed(
         clocks.update(() if over else awaiting_seats(engine, state), row.at_ms, row.seat)
     clock = MatchClock(match.started_wall_ms, last_at, settings.clock_rate)
     clocks.restart(clock.now())
-    session = GameSession(
-        match_id=match_id,
-        engine=engine,
-        state=state,
-        seats=seats,
-        version=rows[-1].version if rows else 0,
-        clock=clock,
-        time_control=control,
-        sessionmaker=sessionmaker,
-        action_log=action_log,
-        history=history,
-        bots=bots,
-        replies=replies,
-        forfeits=forfeits,
-        rated=match.rated,
-        on_finish=on_finish,
-        turn_clocks=clocks,
-        seed=match.seed,
-        rebuild=rebuild,
-    )
-    session.result_unwritten = session.finished and match.status == "running"
+    version = rows[-1].version if rows else 0
     outcome = engine.outcome(state)
+    ended = None
     if match.status == "finished" and outcome is not None:
         ledger = {int(seat): int(delta) for seat, delta in (match.ledger or {}).items()}
-        session.ended = ended_message(
-            match_id,
-            session.version,
-            outcome,
-            ledger if match.rated else None,
-            rated=match.rated,
-        )
-    if match.status == "aborted":
-        session.finished = True  # an admin ended it with no result (``abort``)
-    return session
+        rated_ledger = ledger if match.rated else None
+        ended = ended_message(match_id, version, outcome, rated_ledger, rated=match.rated)
+    return Rebuilt(
+        match_id=match_id,
+        engine=engine,
+        seats=seats,
+        seed=match.seed,
+        rated=match.rated,
+        time_control=control,
+        clock=clock,
+        state=state,
+        version=version,
+        history=history,
+        bots=bots,
+        forfeits=forfeits,
+        replies=replies,
+        turn_clocks=clocks,
+        ended=ended,
+        result_unwritten=outcome is not None and match.status == "running",
+        aborted=match.status == "aborted",
+    )

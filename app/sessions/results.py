@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.engine import database_unavailable
 from app.db.repositories import MatchRepository
 from app.protocol.match import Ended
 from app.protocol.match import Outcome as OutcomeJson
 from app.scoring.ledger import settle
 from app.sessions.position import Position
 from engines.base import Outcome
+
+log = logging.getLogger(__name__)
+
+RESULT_RETRY_S = 0.5  # between tries of a result write while the database cannot be written
 
 
 async def write_result(
@@ -39,6 +46,26 @@ async def write_result(
             flags=flags,
         )
     return ended_message(match_id, match.version, outcome, ledger, rated=match.rated)
+
+
+async def write_result_retrying(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    match: Position,
+    match_id: int,
+    forfeits: dict[str, Any],
+    flags: dict[str, Any] | None,
+) -> Ended:
+    """``write_result``, tried again every ``RESULT_RETRY_S`` while the database cannot be
+    written (the news of a match's last move waits for its result); any other failure
+    raises."""
+    while True:
+        try:
+            return await write_result(sessionmaker, match, match_id, forfeits, flags)
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            log.warning("match %s: result not written (%r); retrying", match_id, error)
+            await asyncio.sleep(RESULT_RETRY_S)
 
 
 def ended_message(

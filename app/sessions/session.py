@@ -2,13 +2,13 @@
 
 Read this module top to bottom: how a command is received (``submit``: at once, or queued
 for the task of ``app/sessions/actor.py``), then the path of an action (check, log, advance,
-announce), then connections and clocks. Each collaborator has one job and its own module
+announce), then connections and restoring. Each collaborator has one job and its own module
 (``README.md`` here): ``Replies`` answers each action once, ``SeatViews`` builds what each
-seat sees, ``RaceDesk`` arbitrates grab races, ``Deadlines`` says what time has made due (an
-intent, which ``_apply_due`` applies), ``Connections`` holds the sockets (each a
-``MatchPeer``), ``ActionLogWriter`` makes a change durable. None of them writes the match's
-state or calls back into the session: ``engine.apply`` and ``engine.tick`` are called here
-only.
+seat sees, ``Announcer`` tells the connections, ``RaceDesk`` arbitrates grab races,
+``Deadlines`` says what time has made due (an intent, which ``_apply_due`` applies),
+``Connections`` holds the sockets (each a ``MatchPeer``), ``ActionLogWriter`` makes a change
+durable. None of them writes the match's state or calls back into the session:
+``engine.apply`` and ``engine.tick`` are called here only.
 """
 
 from __future__ import annotations
@@ -23,43 +23,29 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.action_log import ActionLogWriter
-from app.db.engine import database_unavailable
 from app.ops.metrics import METRICS
 from app.protocol.match import Ended
 from app.races.claims import Decision
-from app.sessions import recovery, wire
+from app.sessions import recovery
 from app.sessions.actor import Actor
-from app.sessions.bots import BotSeat, replan_all
-from app.sessions.clock import MatchClock
-from app.sessions.commands import (
-    Attach,
-    Change,
-    Chat,
-    Command,
-    Detach,
-    History,
-    SeatInfo,
-    Submit,
-    Told,
-)
+from app.sessions.announce import Announcer
+from app.sessions.bots import replan_all
+from app.sessions.commands import Attach, Change, Command, Detach, Submit, Told
 from app.sessions.connections import Connections
 from app.sessions.deadlines import Deadlines
 from app.sessions.intents import BotMove, Due, Forfeit, SettleRace, Tick, TimeOut
 from app.sessions.races import RaceDesk
-from app.sessions.replies import Answers, Replies, key_of
-from app.sessions.results import write_result
+from app.sessions.rebuilt import Rebuilt
+from app.sessions.replies import Replies
+from app.sessions.results import write_result, write_result_retrying
 from app.sessions.seat_views import SeatViews
-from app.sessions.timecontrol import TimeControl, TurnClocks
 from app.sessions.turns import TurnWatch
-from app.sessions.welcome import welcome
-from engines.base import ALL, ActionError, Engine, Event, State, events_for
+from engines.base import ActionError, Event
 from engines.playout import TICK
 
 log = logging.getLogger(__name__)
 
 RESIGN: dict[str, Any] = {"type": "resign"}
-
-RESULT_RETRY_S = 0.5  # between tries of a result write while the database cannot be written
 
 
 class GameSession(Actor[Command]):
@@ -73,68 +59,46 @@ class GameSession(Actor[Command]):
 
     def __init__(
         self,
+        match: Rebuilt,
         *,
-        match_id: int,
-        engine: Engine,
-        state: State,
-        seats: list[SeatInfo],
-        version: int,
-        clock: MatchClock,
-        time_control: TimeControl,
         sessionmaker: async_sessionmaker[AsyncSession],
         action_log: ActionLogWriter,
-        history: History,
-        bots: dict[int, BotSeat],
-        replies: Answers,
-        forfeits: dict[str, Any],
-        rated: bool,
         on_finish: Callable[[int], None] | None = None,
-        turn_clocks: TurnClocks | None = None,
-        seed: int = 0,
-        rebuild: Callable[[int], Awaitable[GameSession]] | None = None,
+        rebuild: Callable[[int], Awaitable[Rebuilt]] | None = None,
     ) -> None:
+        """The match as its log rebuilt it (``replay.py``), not yet started. The hub's
+        ``on_finish`` is told once the result is written; its ``rebuild`` serves ``restore``."""
         super().__init__()  # the inbox and the task (``app/sessions/actor.py``)
-        self.match_id = match_id
-        self.engine = engine
-        self.state = state
-        self.seats = seats
-        self.version = version
-        self.finished = engine.outcome(state) is not None
-        self.result_unwritten = False  # loaded from a log that ended before its result was
-        self.rated = rated
-        self.history = history
-        self.bots = bots
-        self.forfeits = forfeits
-        self.clock = clock
-        self.time_control = time_control
-        self.turn_clocks = turn_clocks or TurnClocks(time_control)
-        self.sessionmaker = sessionmaker
-        self.action_log = action_log
-        self.on_finish = on_finish
-        # The ``ended`` message, once the result is recorded (told to every connection then,
-        # and to each later one after its welcome).
-        self.ended: Ended | None = None
-        self.rebuild = rebuild  # the hub's: this match afresh from its log (``restore``)
+        self.match_id, self.engine, self.seats = match.match_id, match.engine, match.seats
+        self.seed, self.rated, self.version = match.seed, match.rated, match.version
+        self.clock, self.time_control = match.clock, match.time_control
+        self.turn_clocks = match.turn_clocks
+        self._clocked = match.time_control.clocked
+        self.finished = match.aborted or match.engine.outcome(match.state) is not None
+        self.result_unwritten = match.result_unwritten
+        # Once the result is recorded: told to every connection, and to later ones on attaching.
+        self.ended: Ended | None = match.ended
+        self.sessionmaker, self.action_log = sessionmaker, action_log
+        self.on_finish, self.rebuild = on_finish, rebuild
         self.intake_closed = False  # handing over: nothing new is taken (``close_intake``)
         # The collaborators.
-        self.connections = Connections(seats, clock.now())
+        self.connections = Connections(self.seats, self.clock.now())
         self.peers = self.connections.peers
-        self.replies = Replies(replies)
+        self.replies = Replies(match.replies)
         self.views = SeatViews(self)
-        self.races = RaceDesk.for_match(engine, state, seed, clock, history, version)
-        self.deadlines = self._new_deadlines()
-        self.turns = TurnWatch(match_id, seats)  # whose turn it is, told per account on change
+        self.turns = TurnWatch(self.match_id, self.seats)  # told per account on change
+        self.announce = Announcer(self)
+        self._take(match)
         self._refresh_clocks(acted=None)
 
     # ----- the inbox and the task ----------------------------------------------------------
 
     def submit(self, command: Command) -> None:
         """Receive a command (the one entry: the gateway's ``_Conversation.handle``). A plain
-        action with nothing else in hand takes the fast lane: checked and applied here, its
-        log row staged, and announced from the log's callback. Anything else goes through
-        the inbox to the task, along the same ``_check`` and ``_log``. The fast lane is only
-        for speed (no task wake-up between a move and its broadcast, and the row joins this
-        loop turn's group commit): ``README.md`` here, "The path of an action"."""
+        action with nothing else in hand takes the fast lane (for speed: ``README.md`` here,
+        "The path of an action"): checked and staged here, announced from the log's callback.
+        Anything else goes through the inbox to the task, along the same ``_check`` and
+        ``_log``."""
         if self.intake_closed:
             if isinstance(command, Attach):
                 command.peer.close(1012)
@@ -148,8 +112,7 @@ class GameSession(Actor[Command]):
             held = self.action_log.holds(self.match_id, peer.account_id, command.seat, seq)
             self.replies.refuse_while_down(command, held, self.clock.now())
             return
-        if type(command) is Submit and not command.grab and self.idle():
-            self.take()
+        if type(command) is Submit and not command.grab and self.take_if_idle():
             try:
                 change = self._checked(command)
                 if change is None:
@@ -182,11 +145,11 @@ class GameSession(Actor[Command]):
             if isinstance(command, Submit):
                 self._check(command)  # the match is over: answered here
             elif isinstance(command, Attach):
-                self._attach(command)
+                self.announce.attach(command.peer, command.last_version)
             elif isinstance(command, Detach):
                 self.connections.leave(command.peer, self.clock.now(), playing=not self.finished)
             else:
-                self._chat(command)
+                self.announce.chat(command.peer, command.text)
         except Exception:
             recovery.answer_failure(self, command, restoring=False)
 
@@ -223,7 +186,10 @@ class GameSession(Actor[Command]):
                 self.deadlines.tick_changed_nothing(deadline)
                 return None
             case SettleRace(now):
-                return self._settle_race(now) if self.races is not None else None
+                # The desk decides the cell whose window closed, each claim tried with
+                # ``_apply_grab``: the winner's grab is the change (``Settlement.change``).
+                settled = self.races.settle(now, self._apply_grab) if self.races else None
+                return None if settled is None else settled.change(self._grab_decided)
             case TimeOut(seat, action, at_ms):
                 try:
                     events = self.engine.apply(self.state, seat, action, at_ms)
@@ -254,15 +220,6 @@ class GameSession(Actor[Command]):
         # the reason lives in ``cause`` (and in the match's forfeits at the end).
         return Change(seat, dict(RESIGN), at_ms, events, f"forfeit_{intent.reason}")
 
-    def _settle_race(self, now: float) -> Change | None:
-        """The race desk decides the cell whose window closed, each claim tried with
-        ``_apply_grab``: the winner's grab as a change, or None (``Settlement.change``)."""
-        assert self.races is not None
-        settled = self.races.settle(now, self._apply_grab)
-        if settled is None:
-            return None
-        return settled.change(self._grab_decided)
-
     def _grab_decided(self, decision: Decision) -> None:
         self.replies.grab_decided(decision, self.clock.now())
 
@@ -292,10 +249,7 @@ class GameSession(Actor[Command]):
             self.replies.answer(command, self.clock.now(), "match/over", "the match is over")
             return None
         if command.grab and self.races is not None and command.measured is not None:
-            self.races.refresh_links(len(self.seats), self.peers, self.bots)
-            cell = command.action.get("cell")
-            key, seq = key_of(command), command.client_seq
-            decision = self.races.grab(command.peer, command.seat, key, seq, cell, command.measured)
+            decision = self.races.claim(command, len(self.seats), self.peers, self.bots)
             if decision is not None:
                 self.replies.grab_decided(decision, self.clock.now())
             return None
@@ -309,17 +263,8 @@ class GameSession(Actor[Command]):
         except ActionError as refusal:
             self.replies.answer(command, at_ms, refusal.code, refusal.message)
             return None
-        return Change(
-            command.seat,
-            command.action,
-            at_ms,
-            events,
-            "player",
-            account_id=command.peer.account_id,
-            client_seq=command.client_seq,
-            arbitration=command.arbitration,
-            before_broadcast=functools.partial(self.replies.acknowledge, command, at_ms),
-        )
+        acknowledge = functools.partial(self.replies.acknowledge, command, at_ms)
+        return Change.played(command, at_ms, events, acknowledge)
 
     async def _commit(self, change: Change) -> None:
         """The task's ``_log``: returns once the change is durable and announced; raises
@@ -330,20 +275,26 @@ class GameSession(Actor[Command]):
         await logged
 
     def _log(self, change: Change, logged: asyncio.Future[None] | None = None) -> None:
-        """Stage the change's row with the action log (written with others in one
-        transaction). Once it is durable, and not before, the match advances and everyone
-        hears of it (``_logged``). While the database cannot be written the row is held, and
-        nobody told, until it can. ``logged``: the task awaits it; without it (the fast lane)
+        """Stage the change as the next version's row with the action log (written with
+        others in one transaction), with the grab races it ends (their refused claims are
+        recorded in this very row). Once it is durable, and not before, the match advances
+        and everyone hears of it (``_logged``); while the database cannot be written the row
+        is held, and nobody told. ``logged``: the task awaits it; without it (the fast lane)
         the session is released once announced."""
-        row, ended = self._log_row(change)
+        version, arbitration = self.version + 1, change.arbitration
+        decided: list[Decision] = []
+        if self.races is not None:
+            living = sorted(self.engine.to_act(self.state))
+            decided = self.races.observe(version, change.events, self.clock.precise(), living)
+            arbitration = self.races.attach(arbitration)
         accepted = time.perf_counter()
 
         def written(error: BaseException | None) -> None:
             try:
                 if error is not None:
                     raise error
-                METRICS.commit_seconds.observe(time.perf_counter() - accepted)
-                self._logged(change, row["version"], ended)
+                METRICS.action_logged(self.engine.id, time.perf_counter() - accepted)
+                self._logged(change, version, decided)
             except Exception as failure:
                 if logged is None:
                     self.fail(failure)
@@ -355,90 +306,51 @@ class GameSession(Actor[Command]):
             else:
                 logged.set_result(None)
 
-        self.action_log.stage(row, written)
+        self.action_log.stage(change.log_row(self.match_id, version, arbitration), written)
 
-    def _logged(self, change: Change, version: int, ended: list[Decision]) -> None:
+    def _logged(self, change: Change, version: int, decided: list[Decision]) -> None:
         """The change is durable: advance, and announce; a change that ended the match is
         announced once its result is recorded (awaited: the task does it next)."""
         if self._advance(change, version):
-            self.urgently(functools.partial(self._finish, change, version, ended))
+            self.urgently(functools.partial(self._finish, change, version, decided))
         else:
-            self._announce(change, version, ended)
-
-    def _log_row(self, change: Change) -> tuple[dict[str, Any], list[Decision]]:
-        """The next version's log row, with the grab races this change ends (their refused
-        claims are recorded in this very row)."""
-        version = self.version + 1
-        ended: list[Decision] = []
-        arbitration = change.arbitration
-        if self.races is not None:
-            living = sorted(self.engine.to_act(self.state))
-            ended = self.races.observe(version, change.events, self.clock.precise(), living)
-            arbitration = self.races.attach(arbitration)
-        row = change.log_row(self.match_id, version, arbitration)
-        return row, ended
+            self._announce(change, version, decided)
 
     def _advance(self, change: Change, version: int) -> bool:
         """The change is logged: it is the match's current version now. True when it ended
         the match (its result is then recorded before anyone hears)."""
         self.version = version
-        METRICS.count_action(self.engine.id)
         self.clock.observe(change.at_ms)
         self.history.append(version, change.events, change.at_ms)
-        self.views.clear()
-        self.deadlines.moved()
+        self.deadlines.moved()  # the seat views move on by themselves: ``SeatViews._built``
         return self.engine.outcome(self.state) is not None
 
-    async def _finish(self, change: Change, version: int, ended: list[Decision]) -> None:
+    async def _finish(self, change: Change, version: int, decided: list[Decision]) -> None:
         """The last move is logged: record the result, then announce. While the database
         cannot be written the result (and the news) waits, tried again until written."""
-        while True:
-            try:
-                await self.record_result()
-                break
-            except Exception as error:
-                if not database_unavailable(error):
-                    raise
-                log.warning("match %s: result not written (%r); retrying", self.match_id, error)
-                await asyncio.sleep(RESULT_RETRY_S)
-        self._announce(change, version, ended)
+        await self.record_result(retry=True)
+        self._announce(change, version, decided)
         if self.ended is not None:
-            self.connections.tell_all(wire.dumps(self.ended))
+            self.announce.ended(self.ended)
 
-    def _announce(self, change: Change, version: int, ended: list[Decision]) -> None:
-        """Tell everyone about a logged change: the mover's answer first, then the decided
-        grabs', then every connection's own patch; then bots and clocks move on."""
-        if change.before_broadcast is not None:
-            change.before_broadcast(version)
-        for decision in ended:
-            self.replies.grab_decided(decision, self.clock.now())
-        started = time.perf_counter()
-        events, at_ms = change.events, change.at_ms
-        public = None
-        if all(event.get("visible_to", ALL) == ALL for event in events):
-            public = wire.dumps(events_for(events, None))
-        for peer in list(self.peers):
-            peer.send_numbered(
-                self.views.patch_text(peer.seat, version, events, at_ms, public), version
-            )
-        METRICS.broadcast_seconds.observe(time.perf_counter() - started)
-        self.turns.moved(self.views.awaiting())
+    def _announce(self, change: Change, version: int, decided: list[Decision]) -> None:
+        """Tell everyone about a logged change (``Announcer.version``); then bots and clocks
+        move on."""
+        self.announce.version(change, version, decided)
         if not self.finished:
             if self.bots:
-                replan_all(self.bots, self.engine, self.state, self.clock.now(), events)
+                replan_all(self.bots, self.engine, self.state, self.clock.now(), change.events)
             self._refresh_clocks(acted=change.seat)
 
-    async def record_result(self) -> None:
-        """Write the match's result, ledger and race flags; the match is over from here."""
+    async def record_result(self, *, retry: bool = False) -> None:
+        """Write the match's result, ledger and race flags (``retry``: tried again while the
+        database cannot be written); the match is over from here."""
         flags = self.races.flags() if self.races is not None else None
-        self.ended = await write_result(
-            self.sessionmaker, self, self.match_id, self.forfeits, flags
-        )
+        write = write_result_retrying if retry else write_result
+        self.ended = await write(self.sessionmaker, self, self.match_id, self.forfeits, flags)
         self.finished = True
         self.result_unwritten = False
         self.turn_clocks.clear()
-        for peer in self.peers:
-            peer.race_pings(False)
         for bot in self.bots.values():
             bot.plan = None
         if self.on_finish is not None:
@@ -455,62 +367,33 @@ class GameSession(Actor[Command]):
     def seats_of(self, account_id: int | None) -> list[int]:
         return self.connections.seats_of(account_id)
 
-    def _attach(self, command: Attach) -> None:
-        """A connection joins: a ``welcome`` at the current version (``welcome.py``), then
-        the clocks. Nothing after the welcome is older than it: a resumed client
-        never sees versions go backwards."""
-        peer = command.peer
-        playing = not self.finished
-        if peer.seat is not None and self.races is not None and playing:
-            peer.race_pings(True)  # only players race: spectators keep the idle cadence
-        self.connections.join(peer, playing=playing)
-        text = wire.dumps(welcome(self, peer.seat, peer.account_id, command.last_version))
-        peer.send_numbered(text, self.version)
-        if self.finished and self.ended is not None:
-            peer.send_text(wire.dumps(self.ended))
-        if self.turn_clocks.deadlines:
-            peer.send_text(wire.dumps(self._clock_message()))
-
-    def _chat(self, command: Chat) -> None:
-        seat = command.peer.seat
-        name = self.seats[seat].name if seat is not None else "spectator"
-        text = wire.dumps({"type": "chat", "seat": seat, "name": name, "text": command.text})
-        self.connections.tell_all(text)
+    def _refresh_clocks(self, acted: int | None) -> None:
+        """The turn clocks after a version (``acted``: the seat that moved), told if their
+        deadlines changed."""
+        if self.finished or not self._clocked:
+            return
+        if self.turn_clocks.update(self.views.awaiting(), self.clock.now(), acted):
+            self.announce.clocks()
 
     async def restore(self) -> None:
-        """The state restored in place from the action log (``recovery.rebuilt``), with the
-        history, bots, forfeits and races that derive from it; connections, clocks and the
+        """The match restored in place from its action log (``recovery.rebuilt``), its
+        collaborators built on it as on loading (``_take``); connections, clocks and the
         answers to each client's last action are kept."""
-        fresh = await recovery.rebuilt(self)
-        assert isinstance(fresh, GameSession)
-        self.state, self.history, self.forfeits = fresh.state, fresh.history, fresh.forfeits
-        self.bots, self.races = fresh.bots, fresh.races
-        self.views.clear()
-        self.deadlines = self._new_deadlines()
+        self._take(await recovery.rebuilt(self))
         self.turns.moved(self.views.awaiting())
         if self.races is not None and not self.finished:
             self.races.refresh_links(len(self.seats), self.peers, self.bots)
 
-    def _new_deadlines(self) -> Deadlines:
-        return Deadlines(
-            self.engine,
-            self.state,
-            clock=self.clock,
-            turn_clocks=self.turn_clocks,
-            time_control=self.time_control,
-            connections=self.connections,
-            bots=self.bots,
-            races=self.races,
-            history=self.history,
+    def _take(self, match: Rebuilt) -> None:
+        """The match's state as its log rebuilt it, with what derives from it: the history,
+        forfeits and bots (planning now), the race desk, the deadlines; whatever the seat
+        views built before is dropped (the next patches carry whole views)."""
+        self.state, self.history, self.forfeits = match.state, match.history, match.forfeits
+        self.bots = match.bots
+        self.views.clear()
+        if not self.finished:
+            replan_all(self.bots, self.engine, self.state, self.clock.now(), None)
+        self.races = RaceDesk.for_match(
+            self.engine, self.state, self.seed, self.clock, self.history, self.version
         )
-
-    # ----- the turn clocks ---------------------------------------------
-
-    def _clock_message(self) -> dict[str, Any]:
-        return self.turn_clocks.message(self.clock.now(), len(self.seats))
-
-    def _refresh_clocks(self, acted: int | None) -> None:
-        if self.finished or not self.turn_clocks.control.clocked:
-            return
-        if self.turn_clocks.update(self.views.awaiting(), self.clock.now(), acted):
-            self.connections.tell_all(wire.dumps(self._clock_message()))
+        self.deadlines = Deadlines.of(self)

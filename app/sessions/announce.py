@@ -1,0 +1,104 @@
+"""What a match's connections hear from its session: each logged version (the mover's answer
+first, then every connection's own patch), a welcome on attaching, chat, the turn clocks and
+the end."""
+
+from __future__ import annotations
+
+import time
+import weakref
+from typing import Any, Protocol
+
+from app.ops.metrics import METRICS
+from app.protocol.match import Ended
+from app.races.claims import Decision
+from app.sessions import wire
+from app.sessions.commands import Change
+from app.sessions.connections import Connections
+from app.sessions.listener import MatchPeer
+from app.sessions.races import RaceDesk
+from app.sessions.replies import Replies
+from app.sessions.timecontrol import TurnClocks
+from app.sessions.turns import TurnWatch
+from app.sessions.welcome import Welcoming, welcome
+from engines.base import ALL, events_for
+
+
+class Announced(Welcoming, Protocol):
+    """What of a match the announcer reads (``GameSession`` is one); nothing here changes it.
+    Its collaborators (connections, views, replies, turn watch and clocks) are the match's
+    for its whole life."""
+
+    ended: Ended | None
+    races: RaceDesk | None
+    connections: Connections
+    replies: Replies
+    turns: TurnWatch
+    turn_clocks: TurnClocks
+
+
+class Announcer:
+    """Tells the match's connections; changes nothing of the match. Whatever a connection
+    gets of the state comes from the seat views (``SeatViews``), so hidden information stays
+    hidden."""
+
+    def __init__(self, match: Announced) -> None:
+        # Weakly, as ``SeatViews`` does: the session holds its announcer, and a cycle would
+        # keep a match the hub dropped until a full collection.
+        self.match: Announced = weakref.proxy(match)
+        self.seats, self.clock, self.views = match.seats, match.clock, match.views
+        self.connections, self.peers = match.connections, match.connections.peers
+        self.replies, self.turns, self.turn_clocks = match.replies, match.turns, match.turn_clocks
+
+    def version(self, change: Change, version: int, decided: list[Decision]) -> None:
+        """A change logged as ``version``: the mover's answer first, then the grabs decided
+        with it, then every connection's own patch; then whose turn it is, per account."""
+        if change.before_broadcast is not None:
+            change.before_broadcast(version)
+        for decision in decided:
+            self.replies.grab_decided(decision, self.clock.now())
+        started = time.perf_counter()
+        events, at_ms = change.events, change.at_ms
+        public = None
+        if all(event.get("visible_to", ALL) == ALL for event in events):
+            public = wire.dumps(events_for(events, None))  # encoded once for everyone
+        views = self.views
+        for peer in list(self.peers):
+            peer.send_numbered(views.patch_text(peer.seat, version, events, at_ms, public), version)
+        METRICS.broadcast_seconds.observe(time.perf_counter() - started)
+        self.turns.moved(views.awaiting())
+
+    def attach(self, peer: MatchPeer, last_version: int | None) -> None:
+        """A connection joins: a ``welcome`` at the current version (``welcome.py``), the
+        ``ended`` message of a match over, then the clocks. Nothing after the welcome is
+        older than it: a resumed client never sees versions go backwards."""
+        match = self.match
+        playing = not match.finished
+        if peer.seat is not None and match.races is not None and playing:
+            peer.race_pings(True)  # only players race: spectators keep the idle cadence
+        self.connections.join(peer, playing=playing)
+        message = welcome(match, peer.seat, peer.account_id, last_version)
+        peer.send_numbered(wire.dumps(message), match.version)
+        if not playing and match.ended is not None:
+            peer.send_text(wire.dumps(match.ended))
+        if self.turn_clocks.deadlines:
+            peer.send_text(wire.dumps(self.clock_message()))
+
+    def chat(self, peer: MatchPeer, text: str) -> None:
+        seat = peer.seat
+        name = self.seats[seat].name if seat is not None else "spectator"
+        message = {"type": "chat", "seat": seat, "name": name, "text": text}
+        self.connections.tell_all(wire.dumps(message))
+
+    def clocks(self) -> None:
+        """The turn clocks' deadlines changed."""
+        self.connections.tell_all(wire.dumps(self.clock_message()))
+
+    def ended(self, ended: Ended) -> None:
+        """The match is over, its result recorded: every connection hears it (and stops the
+        grab races' ping cadence)."""
+        for peer in list(self.peers):
+            peer.race_pings(False)
+        self.connections.tell_all(wire.dumps(ended))
+
+    def clock_message(self) -> dict[str, Any]:
+        return self.turn_clocks.message(self.clock.now(), len(self.seats))
