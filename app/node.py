@@ -90,6 +90,7 @@ class ClusterNode:
 def _deliver_match_news(hub: Hub, body: dict[str, object]) -> None:
     """A message for every socket of a match this process serves (a rematch offered through
     another process)."""
+    # Read only: a match asleep (or elsewhere) has no socket here to tell.
     session = hub.sessions.get(int(str(body["match_id"])))
     if session is not None:
         for peer in list(session.peers):

@@ -119,6 +119,8 @@ class RematchService:
 
     def _tell(self, offer: Offer, message: dict[str, Any]) -> None:
         text = wire.dumps(message)
+        # Only a finished match is offered again, and a finished match never sleeps (nor has
+        # a sleeping one any socket): one not live here has its sockets elsewhere, if any.
         session = self.hub.sessions.get(offer.match_id)
         if session is not None:
             for peer in list(session.peers):
@@ -171,6 +173,7 @@ class RematchService:
             refuse("server/internal", "the rematch could not start")
 
     async def _open(self, match_id: int, now: float) -> Offer:
+        # Read only: a match not live here (asleep, elsewhere) is judged by its row's status.
         session = self.hub.sessions.get(match_id)
         async with self.sessionmaker() as db:
             repo = MatchRepository(db)

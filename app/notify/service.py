@@ -97,6 +97,7 @@ class Notifier:
         read. A match not live here is looked up (``_turn`` and ``_over`` read it)."""
         if not self.enabled:
             return False
+        # Read only: a sleeping match is not woken to be mailed about, it is looked up.
         session = self.hub.sessions.get(match_id)
         return session is None or session.time_control.days_per_move is not None
 
@@ -155,6 +156,8 @@ class Notifier:
 
     def _deadline(self, match_id: int, account_id: int) -> datetime | None:
         """The earliest deadline of the account's seats by the live match's turn clocks."""
+        # Read only: a match asleep by now is not woken for this; the mail falls back on
+        # its days per move.
         session = self.hub.sessions.get(match_id)
         if session is None:
             return None

@@ -86,6 +86,7 @@ class MatchReads:
         """The live session of the match when its state is its logged version: nothing in
         hand (an action applied but not yet durable would be ahead of the log) and its task
         not failed (the hub drops such a session in a moment)."""
+        # Read only: a sleeping match is read from its log (its logged state is its latest).
         session = self.live.sessions.get(match_id)
         if session is None or not session.idle():
             return None

@@ -11,10 +11,10 @@ keeps running while it sleeps).
 
 It wakes (``Hub.get`` rebuilds it from its log and the row) on the next hello on its socket
 (its players' actions come after one), an admin's abort, a ban of one of its players
-(``Hub.wake_seating``), a tournament's withdrawal, or when its deadline falls due: every
-process looks for due rows every ``wake_poll_s`` and takes each under a lease (a conditional
-UPDATE: one process gets it), so a deadline fires once in a cluster, and after a restart since
-the rows are in SQL.
+(``Hub.wake_seating``), a tournament's withdrawal or first call to a player, or when its
+deadline falls due: every process looks for due rows every ``wake_poll_s`` and takes each
+under a lease (a conditional UPDATE: one process gets it), so a deadline fires once in a
+cluster, and after a restart since the rows are in SQL.
 REST reads of a sleeping match do not wake it: its latest state is its logged one.
 """
 

@@ -91,3 +91,11 @@ def players(session: Session, match_id: int) -> list[int]:
         MatchSeat.match_id == match_id, MatchSeat.account_id.is_not(None)
     )
     return sorted({a for a in session.execute(query).scalars() if a is not None})
+
+
+def seats_of(session: Session, match_id: int, account_id: int) -> list[int]:
+    """The seats of ``account_id`` at a match."""
+    query = select(MatchSeat.seat).where(
+        MatchSeat.match_id == match_id, MatchSeat.account_id == account_id
+    )
+    return sorted(session.execute(query).scalars())

@@ -10,7 +10,8 @@ forfeit the seat); a player who forfeits by abandonment is withdrawn from later 
 Each player of a newly opened table is called to it on every page he has open (the lobby
 feed's ``table_ready``); a page that connects while his table waits gets the same call. A
 session starts a seat's grace again once its player's first call reached one of his pages
-(``Connections.told``), so nobody is forfeited for not knowing where to go.
+(``Connections.told``), so nobody is forfeited for not knowing where to go; a table that
+fell asleep meanwhile is woken for that first call.
 """
 
 from __future__ import annotations
@@ -150,14 +151,49 @@ class TournamentService:
         session = self.hub.sessions.get(match_id)
         if session is not None:
             session.submit(Told(account_id))
-        elif self.forward is not None:
-            self.forward("told", {"match_id": match_id, "account_id": account_id}, None)
+        else:
+            self._tasks.start(self._tell_elsewhere(match_id, account_id, origin=True))
 
     def on_forwarded_told(self, body: dict[str, Any]) -> None:
         """Another process delivered a call to a table this process may hold."""
-        session = self.hub.sessions.get(int(body["match_id"]))
+        match_id, account_id = int(body["match_id"]), int(body["account_id"])
+        session = self.hub.sessions.get(match_id)
         if session is not None:
-            session.submit(Told(int(body["account_id"])))
+            session.submit(Told(account_id))
+        else:  # it may have fallen asleep since the call was sent
+            self._tasks.start(self._tell_elsewhere(match_id, account_id, origin=False))
+
+    async def _tell_elsewhere(self, match_id: int, account_id: int, *, origin: bool) -> None:
+        """``Told`` for a match not live here. Asleep, it is woken here (claimed, with several
+        processes) and told, unless each of the player's seats was told already (its wake-up
+        row keeps which): only a first call changes anything, so a page that connects while
+        the table waits does not wake it again. Awake, it lives in another process (or is
+        over): the call that reached a page here is forwarded to every other process."""
+        try:
+            await self._tell_unless_told(match_id, account_id, origin=origin)
+        except Exception:
+            log.exception("could not tell match %s that its player was called", match_id)
+
+    async def _tell_unless_told(self, match_id: int, account_id: int, *, origin: bool) -> None:
+        carry = await self.hub.sleeper.wakeups.carry(match_id)
+        if carry is not None:
+            async with self.writer.sessionmaker() as db:
+                work = partial(calls.seats_of, match_id=match_id, account_id=account_id)
+                seats = await db.run_sync(work)
+            if set(seats) <= set(carry.get("called", [])):
+                return
+            try:
+                session = await self.hub.get(match_id)
+            except OwnedElsewhere as moved:
+                # Woken by another process meanwhile; a forwarded call that lost that race
+                # was delivered to the winner as well.
+                if origin and self.forward is not None:
+                    body = {"match_id": match_id, "account_id": account_id}
+                    self.forward("told", body, moved.node_id)
+                return
+            session.submit(Told(account_id))
+        elif origin and self.forward is not None:
+            self.forward("told", {"match_id": match_id, "account_id": account_id}, None)
 
     def on_match_finished(self, match_id: int) -> None:
         """The hub's finish hook (synchronous): record the result in a task of its own."""

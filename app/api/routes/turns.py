@@ -52,6 +52,7 @@ async def _awaited(
 ) -> tuple[bool, int | None]:
     """Whether the match awaits one of ``mine`` and, if so, the earliest of their deadlines
     (epoch ms; None: no turn clock, or not known here)."""
+    # Read only: a sleeping match is answered from its log and its wake-up row, not woken.
     session = hub.sessions.get(match.id)
     if session is not None:
         awaited = set(session.views.awaiting())
