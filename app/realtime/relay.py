@@ -57,7 +57,7 @@ async def relay(
     peer.measure_links = False  # the owner measures the link, through us
     writer = asyncio.create_task(peer.write_loop())
     early: list[str | bytes] = []  # what the client sends while we reach the owner
-    upstream: wsclient.ClientProtocol | None = None
+    upstream: wsclient.Client | None = None
 
     def up(message: str | bytes) -> None:
         if upstream is None:

@@ -98,7 +98,7 @@ class Seat:
 
     def __init__(self, run: Run, url: str, token: str | None, seat_hint: int) -> None:
         self.run, self.url, self.token, self.seat = run, url, token, seat_hint
-        self.ws: Any = None  # a wsclient.ClientProtocol once open
+        self.ws: Any = None  # a wsclient.Client once open
         self.seq = 0
         self.sent: dict[int, tuple[float, bool]] = {}  # client_seq -> (sent at, in window)
         self.by_version: dict[int, tuple[float, bool]] = {}

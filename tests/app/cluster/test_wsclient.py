@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.uri import parse_uri
+from websockets.utils import accept_key
 
 from app.cluster import wsclient
 
@@ -99,21 +101,51 @@ class FakeTransport:
     def write(self, data: bytes) -> None:
         self.written.append(data)
 
+    def writelines(self, data: list[bytes]) -> None:
+        self.written.extend(data)
+
     def is_closing(self) -> bool:
         return False
 
 
+def upgraded(client: wsclient.Client) -> bytes:
+    """The server's answer to the client's upgrade request."""
+    accept = accept_key(client.protocol.key).encode()
+    return (
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n"
+    )
+
+
 async def test_a_message_that_comes_with_the_upgrade_waits_until_connect_has_returned() -> None:
     got: list[str] = []
-    client = wsclient.ClientProtocol("h:1", "/", got.append)
+    client = wsclient.Client(parse_uri("ws://h:1/"), got.append)
     client.connection_made(FakeTransport())  # type: ignore[arg-type]
-    response = (
-        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        b"Sec-WebSocket-Accept: " + wsclient.accept_for(client.key) + b"\r\n\r\n"
-    )
-    client.data_received(response + b"\x81\x05hello" + b"\x81\x02")  # the second one is cut
+    client.data_received(upgraded(client) + b"\x81\x05hello" + b"\x81\x02")  # the 2nd is cut
     assert client.opened.done() and got == []
     client.release()
     assert got == ["hello"]
     client.data_received(b"hi")
     assert got == ["hello", "hi"]
+
+
+async def test_the_upgrade_request_carries_the_headers_and_the_path() -> None:
+    transport = FakeTransport()
+    client = wsclient.Client(parse_uri("ws://h:1/ws/matches/7?node=a"), print, None, {"X-A": "1"})
+    client.connection_made(transport)  # type: ignore[arg-type]
+    request = b"".join(transport.written)
+    assert request.startswith(b"GET /ws/matches/7?node=a HTTP/1.1\r\n")
+    assert b"\r\nX-A: 1\r\n" in request and b"\r\nHost: h:1\r\n" in request
+
+
+async def test_text_that_is_not_utf8_closes_the_connection_1007() -> None:
+    got = Received()
+    transport = FakeTransport()
+    client = wsclient.Client(parse_uri("ws://h:1/"), got.text, got.closed.append)
+    client.connection_made(transport)  # type: ignore[arg-type]
+    client.data_received(upgraded(client))
+    client.release()
+    client.data_received(b"\x81\x02\xc3\x28")
+    assert got.texts == [] and got.closed == [1007]
+    close = transport.written[-1]
+    assert close[0] == 0x88 and close[1] & 0x80  # a final close frame, masked as a client's
