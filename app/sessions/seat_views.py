@@ -72,9 +72,9 @@ class SeatViews:
         self._now = _Built(match.version)
         self._previous: _Built | None = None
         self._sizes: dict[Hashable, int] = {}  # last encoded length of a whole view
-        # An engine may ask for whole views in every patch (``whole_views = True``): the
-        # bench ``tally`` game, whose peer benchmark client reads ``view`` from every patch.
-        self._whole_views = bool(getattr(match.engine, "whole_views", False))
+        # An engine may ask for whole views in every patch (``Engine.whole_views``), for a
+        # client that reads ``view`` from each patch.
+        self._whole_views = match.engine.whole_views
 
     def clear(self) -> None:
         """The state changed: a new version (the current one becomes the base of the next
