@@ -3,8 +3,8 @@
 FastAPI runs a plain ``def`` dependency or endpoint on Starlette's thread pool: a hand-over to
 a worker thread and back (two GIL switches and a wake-up of the loop) for what is here a
 one-line attribute read. Made ``async def``, they run inline on the loop; measured, lobby and
-account requests cost 5-8 % less server CPU (bench/PERF.md, eighth pass). This test keeps a
-new ``def`` from slipping in.
+account requests cost 5-8 % less server CPU (bench/PERF.md, "Kept, with the figure that kept
+it"). This test keeps a new ``def`` from slipping in.
 """
 
 from __future__ import annotations
