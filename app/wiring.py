@@ -193,8 +193,9 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             cluster=node.directory if node is not None else None,
         )
         # E-mail about correspondence matches: listening before the matches are rebuilt.
-        await stack.enter_async_context(notifying(settings, store.sessionmaker, hub))
+        notifier = await stack.enter_async_context(notifying(settings, store.sessionmaker, hub))
         await start_matches(services, store.writer, node)
+        notifier.catch_up_soon()  # the mails a hard crash left unqueued
         METRICS.watch(hub.live_count, pings.__len__)
         stack.callback(METRICS.unwatch)
         # Start-up objects (modules, ORM metadata, engines, rebuilt matches) live for the whole

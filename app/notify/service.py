@@ -4,8 +4,9 @@ Events are handled in order by one task (a match that awaits a player and stops 
 at once ends with nothing queued). "Your move" waits ``RAMPART_MAIL_BATCH_S`` in the outbox,
 and goes when due in one mail with everything else pending for that player; it is cancelled
 if he moves first. A reminder is queued for 24 hours before his deadline and cancelled by his
-move; the end of a match cancels both and queues its result. Nothing is queued, and no
-sender runs, without ``RAMPART_SMTP_URL``.
+move; the end of a match cancels both and queues its result. At start-up, once the matches
+are rebuilt, ``catch_up`` queues what a hard crash left unqueued (``app.notify.catchup``).
+Nothing is queued, and no sender runs, without ``RAMPART_SMTP_URL``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from app.config import Settings
 from app.db.mail import EmailAddress
 from app.db.models import Account, Match
 from app.db.repositories import MatchRepository
-from app.notify import mails, outbox
+from app.notify import catchup, mails, outbox
 from app.notify.links import Links
 from app.notify.matches import game_title, move_days, opponents, result_for
 from app.notify.smtp import SmtpServer, refused_for_good
@@ -112,6 +113,47 @@ class Notifier:
         if self._concerns(match_id):
             self._events.put_nowait(lambda: self._over(match_id))
 
+    def catch_up_soon(self) -> None:
+        """Queue ``catch_up`` after the events heard so far (call it once the hub has
+        rebuilt its matches: a live match says whom it awaits)."""
+        if self.enabled:
+            self._events.put_nowait(self._catch_up)
+
+    async def _catch_up(self) -> None:
+        await self.catch_up()
+
+    async def catch_up(self) -> tuple[int, int]:
+        """Queue the "your move" and "match over" mails of the last ``catchup.RECENT`` that
+        a hard crash left unqueued; returns how many of each. A match awaits a player if its
+        live session here says so, or if it sleeps with his seat's clock running; one live
+        in another process is left to that process, whose notifier heard its turns."""
+        since = utcnow() - catchup.RECENT
+        async with self.sessionmaker() as db:
+            turns = await catchup.untold_turns(db, since)
+            results = await catchup.untold_results(db, since)
+        awaited: dict[tuple[int, int], bool] = {}
+        for row in turns:
+            session = self.hub.sessions.get(row.match_id)
+            if session is not None:
+                if not session.finished and row.account_id in session.turns.awaited:
+                    awaited[row.match_id, row.account_id] = session.version == 0
+            elif row.running is not None and row.seat in row.running:
+                awaited[row.match_id, row.account_id] = False
+        for (match_id, account_id), started in sorted(awaited.items()):
+            await self._turn(match_id, account_id, True, started)
+        players: dict[int, set[int]] = defaultdict(set)
+        for match_id, account_id in results:
+            players[match_id].add(account_id)
+        for match_id, accounts in sorted(players.items()):
+            await self._over(match_id, accounts)
+        if awaited or results:
+            log.warning(
+                "queued %d move and %d result mails a crash had left unqueued",
+                len(awaited),
+                len(results),
+            )
+        return len(awaited), len(results)
+
     async def _handle_events(self) -> None:
         while True:
             handle = await self._events.get()
@@ -169,7 +211,9 @@ class Notifier:
             return None
         return datetime.fromtimestamp(wall_ms(session.clock, min(ends)) / 1000, UTC)
 
-    async def _over(self, match_id: int) -> None:
+    async def _over(self, match_id: int, only: set[int] | None = None) -> None:
+        """Cancel the match's pending move mails and queue its result for each player (of
+        ``only``, if given)."""
         async with self.sessionmaker() as db:
             await outbox.cancel(db, None, ("turn", "reminder"), match_id=match_id)
             match = await db.get(Match, match_id)
@@ -180,6 +224,8 @@ class Notifier:
             now = utcnow()
             accounts = sorted({s.account_id for s in seats if s.account_id is not None})
             for account_id in accounts:
+                if only is not None and account_id not in only:
+                    continue
                 if await outbox.recipient(db, account_id) is None:
                     continue
                 detail = {
