@@ -126,7 +126,7 @@ class Notifier:
         """Queue the "your move" and "match over" mails of the last ``catchup.RECENT`` that
         a hard crash left unqueued; returns how many of each. A match awaits a player if its
         live session here says so, or if it sleeps with his seat's clock running; one live
-        in another process is left to that process, whose notifier heard its turns."""
+        in another process is not looked at (whom it awaits is known there)."""
         since = utcnow() - catchup.RECENT
         async with self.sessionmaker() as db:
             turns = await catchup.untold_turns(db, since)
