@@ -21,6 +21,9 @@ from sqlalchemy.orm import aliased
 from app.db.mail import EmailAddress, OutboxMail
 from app.db.models import Match, MatchAction, MatchSeat, MatchWakeup
 from app.notify.matches import move_days
+from app.sessions.clock import MatchClock
+from app.sessions.timecontrol import TimeControl, TurnClocks
+from app.sessions.turns import wall_ms
 
 RECENT = timedelta(days=1)
 
@@ -29,12 +32,14 @@ RECENT = timedelta(days=1)
 class Untold:
     """A seat of a running correspondence match whose player has had no "your move" row
     since his last move there. ``running``: the seats whose turn clocks a sleeping match
-    kept running (the seats it awaits); None: the match is not asleep."""
+    kept running (the seats it awaits); None: the match is not asleep. ``deadline_ms``: when
+    the seat's turn runs out (epoch ms) by the clocks a sleeping match kept, if it runs."""
 
     match_id: int
     account_id: int
     seat: int
     running: frozenset[int] | None
+    deadline_ms: int | None = None
 
 
 def _subscribed() -> Any:
@@ -45,10 +50,22 @@ def _subscribed() -> Any:
     )
 
 
-async def untold_turns(db: AsyncSession, since: datetime) -> list[Untold]:
+def _asleep_deadline(
+    carry: dict[str, Any], control: TimeControl, started_wall_ms: int, seat: int, rate: float
+) -> int | None:
+    """When ``seat``'s turn runs out (epoch ms) by a sleeping match's kept clocks."""
+    running = {int(s): int(at) for s, at in carry.get("running_since", {}).items()}
+    banks = {int(s): int(left) for s, left in carry.get("banks", {}).items()}
+    end = TurnClocks.resumed(control, running, banks).deadlines.get(seat)
+    # Match time follows the wall clock from the match's start (``MatchClock``).
+    return None if end is None else wall_ms(MatchClock(started_wall_ms, 0, rate), end)
+
+
+async def untold_turns(db: AsyncSession, since: datetime, rate: float = 1.0) -> list[Untold]:
     """One query: the seats of verified, subscribed players at running correspondence
     matches last moved (or, with no move yet, started) at ``since`` or later, with no "your
-    move" row (pending, claimed or sent) made after that seat's own last move."""
+    move" row (pending, claimed or sent) made after that seat's own last move. ``rate``:
+    match time per wall time (``RAMPART_CLOCK_RATE``)."""
     last_version = (
         select(func.max(MatchAction.version))
         .where(MatchAction.match_id == Match.id)
@@ -69,8 +86,8 @@ async def untold_turns(db: AsyncSession, since: datetime) -> list[Untold]:
         OutboxMail.created_at >= func.coalesce(own_last, Match.started_at),
     )
     query = (
-        select(Match.id, Match.time_control, MatchSeat.account_id, MatchSeat.seat)
-        .add_columns(MatchWakeup.carry)
+        select(Match.id, Match.time_control, Match.started_wall_ms)
+        .add_columns(MatchSeat.account_id, MatchSeat.seat, MatchWakeup.carry)
         .join(MatchSeat, MatchSeat.match_id == Match.id)
         .join(EmailAddress, _subscribed())
         .outerjoin(last, and_(last.match_id == Match.id, last.version == last_version))
@@ -81,13 +98,16 @@ async def untold_turns(db: AsyncSession, since: datetime) -> list[Untold]:
         .order_by(Match.id, MatchSeat.seat)
     )
     found = []
-    for match_id, control, account_id, seat, carry in (await db.execute(query)).all():
+    for match_id, control, started, account_id, seat, carry in (await db.execute(query)).all():
         if move_days(control) is None:
             continue
-        running = None
-        if carry is not None:
-            running = frozenset(int(s) for s in carry.get("running_since", {}))
-        found.append(Untold(match_id, account_id, seat, running))
+        if carry is None:
+            found.append(Untold(match_id, account_id, seat, None))
+            continue
+        running = frozenset(int(s) for s in carry.get("running_since", {}))
+        clocks = TimeControl.from_json(control, 0)
+        deadline = _asleep_deadline(carry, clocks, started, seat, rate)
+        found.append(Untold(match_id, account_id, seat, running, deadline))
     return found
 
 

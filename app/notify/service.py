@@ -60,6 +60,7 @@ class Notifier:
         self.poll_s = max(0.01, settings.mail_poll_s)
         self.sessionmaker = sessionmaker
         self.hub = hub
+        self.clock_rate = settings.clock_rate
         self._events: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -129,18 +130,21 @@ class Notifier:
         in another process is not looked at (whom it awaits is known there)."""
         since = utcnow() - catchup.RECENT
         async with self.sessionmaker() as db:
-            turns = await catchup.untold_turns(db, since)
+            turns = await catchup.untold_turns(db, since, self.clock_rate)
             results = await catchup.untold_results(db, since)
-        awaited: dict[tuple[int, int], bool] = {}
+        # (match, account) -> (the match has just started, the deadline a sleeping one kept)
+        awaited: dict[tuple[int, int], tuple[bool, datetime | None]] = {}
         for row in turns:
             session = self.hub.sessions.get(row.match_id)
             if session is not None:
                 if not session.finished and row.account_id in session.turns.awaited:
-                    awaited[row.match_id, row.account_id] = session.version == 0
+                    awaited[row.match_id, row.account_id] = (session.version == 0, None)
             elif row.running is not None and row.seat in row.running:
-                awaited[row.match_id, row.account_id] = False
-        for (match_id, account_id), started in sorted(awaited.items()):
-            await self._turn(match_id, account_id, True, started)
+                ends = row.deadline_ms
+                deadline = None if ends is None else datetime.fromtimestamp(ends / 1000, UTC)
+                awaited[row.match_id, row.account_id] = (False, deadline)
+        for (match_id, account_id), (started, deadline) in sorted(awaited.items()):
+            await self._turn(match_id, account_id, True, started, deadline)
         players: dict[int, set[int]] = defaultdict(set)
         for match_id, account_id in results:
             players[match_id].add(account_id)
@@ -164,7 +168,16 @@ class Notifier:
             finally:
                 self._events.task_done()
 
-    async def _turn(self, match_id: int, account_id: int, awaiting: bool, started: bool) -> None:
+    async def _turn(
+        self,
+        match_id: int,
+        account_id: int,
+        awaiting: bool,
+        started: bool,
+        deadline: datetime | None = None,
+    ) -> None:
+        """Queue (or cancel) "your move" and its reminder; the reminder counts from
+        ``deadline``, else from the live match's clocks, else from the days per move."""
         async with self.sessionmaker() as db:
             if not awaiting:
                 await outbox.cancel(db, account_id, ("turn", "reminder"), match_id=match_id)
@@ -186,7 +199,8 @@ class Notifier:
             await outbox.queue(
                 db, account_id, "turn", now + self.batch, match_id=match_id, detail=detail
             )
-            deadline = self._deadline(match_id, account_id) or now + timedelta(days=days)
+            deadline = deadline or self._deadline(match_id, account_id)
+            deadline = deadline or now + timedelta(days=days)
             remind_at = deadline - REMIND_BEFORE
             if remind_at > now + self.batch:  # else the "your move" mail says it all
                 when = deadline.strftime("%Y-%m-%d %H:%M")

@@ -5,6 +5,7 @@ asleep, and leaves older news alone."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tests.app.conftest import ServerFactory
@@ -36,6 +37,14 @@ def crash_leftovers(server: Server, match_ids: list[int], kinds: tuple[str, ...]
 def sent(server: Server, kind: str) -> set[tuple[int, int]]:
     query = "SELECT account_id, match_id FROM mail_outbox WHERE kind = ? AND sent_at IS NOT NULL"
     return {(row["account_id"], row["match_id"]) for row in rows(server, query, kind)}
+
+
+def reminder_in(server: Server, match_id: int) -> timedelta:
+    """How long from now the match's queued reminder falls due."""
+    query = "SELECT due_at FROM mail_outbox WHERE kind = 'reminder' AND match_id = ?"
+    (row,) = rows(server, query, match_id)
+    due = datetime.fromisoformat(row["due_at"])
+    return (due if due.tzinfo else due.replace(tzinfo=UTC)) - datetime.now(UTC)
 
 
 async def restart(server: Server, tmp_path: Path, **env: str) -> None:
@@ -87,6 +96,13 @@ async def test_start_up_queues_the_mails_a_crash_left_unqueued_once(
         "UPDATE match_actions SET created_at = datetime('now', '-2 days') WHERE match_id = ?",
         old,
     )
+    # The sleeping match started 12 hours earlier: its kept clock has 2.5 days left, not 3.
+    execute(
+        server,
+        "UPDATE matches SET started_wall_ms = started_wall_ms - ? WHERE id = ?",
+        12 * 3600 * 1000,
+        asleep,
+    )
     before = {address: len(mailbox.to(address)) for address in ADDRESSES.values()}
 
     await restart(server, tmp_path, RAMPART_MAIL_BATCH_S="0.5", RAMPART_HIBERNATE_AFTER_S="300")
@@ -96,6 +112,9 @@ async def test_start_up_queues_the_mails_a_crash_left_unqueued_once(
         while sent(server, "turn") != turns or sent(server, "over") != results:
             assert not sent(server, "turn") - turns
             await asyncio.sleep(0.05)
+    # The reminders fall due 24 hours before each deadline, by the clocks of each match.
+    assert abs(reminder_in(server, awake) - timedelta(hours=48)) < timedelta(minutes=5)
+    assert abs(reminder_in(server, asleep) - timedelta(hours=36)) < timedelta(minutes=5)
     # One mail each (everything pending for a player goes in one), naming his matches only.
     for account_id, address in owners.items():
         (mail,) = mailbox.to(address)[before[address] :]
