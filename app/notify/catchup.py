@@ -105,8 +105,10 @@ async def untold_turns(db: AsyncSession, since: datetime, rate: float = 1.0) -> 
             found.append(Untold(match_id, account_id, seat, None))
             continue
         running = frozenset(int(s) for s in carry.get("running_since", {}))
-        clocks = TimeControl.from_json(control, 0)
-        deadline = _asleep_deadline(carry, clocks, started, seat, rate)
+        deadline = None
+        if seat in running:  # the clocks are read only for a seat the match awaits
+            clocks = TimeControl.from_json(control, 0)
+            deadline = _asleep_deadline(carry, clocks, started, seat, rate)
         found.append(Untold(match_id, account_id, seat, running, deadline))
     return found
 
