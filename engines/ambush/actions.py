@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from engines.ambush import race, rules
 from engines.ambush.cards import CARDS, NEEDS_TARGET
@@ -47,12 +47,18 @@ def _cell(action: dict[str, Any], key: str) -> Cell:
     return cell
 
 
-def _gate(state: AmbushState, seat: int, kind: str) -> None:
-    """Before every action: the game runs and the seat's castle is still in it."""
-    if state.phase == "over":
-        raise IllegalAction("ambush/game_over", "the game is over")
-    if not state.alive[seat]:
-        raise IllegalAction("ambush/seat_out", "this castle is out of the game")
+class AmbushActions(Actions):
+    """The table of Ambush!'s actions (``ACTIONS``)."""
+
+    def seat_count(self, state: AmbushState) -> int:
+        return state.seats
+
+    def gate(self, state: AmbushState, seat: int, kind: str) -> None:
+        """Before every action: the game runs and the seat's castle is still in it."""
+        if state.phase == "over":
+            raise IllegalAction("ambush/game_over", "the game is over")
+        if not state.alive[seat]:
+            raise IllegalAction("ambush/seat_out", "this castle is out of the game")
 
 
 # The checks below are plain ifs, not ``require`` calls: they run for every turn action.
@@ -92,9 +98,7 @@ def _play(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
     assert isinstance(card_id, str)
     card = CARDS[card_id]
     cell = _cell(action, "cell")
-    target = action.get("target")
-    if not (target is None or (isinstance(target, int) and not isinstance(target, bool))):
-        raise InvalidAction("ambush/bad_field", "target must be a seat number")
+    target = action.get("target")  # a seat or None: the envelope checked it
     look = _cell(action, "look") if action.get("look") is not None else None
     swap: tuple[Cell, Cell] | None = None
     if action.get("swap") is not None:
@@ -193,12 +197,7 @@ def _grab(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> 
 def _return(state: AmbushState, seat: int, action: dict[str, Any], at_ms: int) -> Apply:
     """Ambush! rule 5, hand limit. Refuses: bad_field, wrong_step, not_over_limit, bad_return
     (not exactly the owed count, or cards not in the hand)."""
-    cards = action.get("cards")
-    _field(
-        isinstance(cards, list) and all(isinstance(c, str) for c in cards),
-        "cards must be a list of card ids",
-    )
-    assert isinstance(cards, list)
+    cards = action["cards"]  # a list of strings: the envelope checked it
     returning = state.returning
     require(state.phase == "returning" and returning is not None, "ambush/wrong_step", "no limit")
     assert returning is not None
@@ -237,7 +236,7 @@ CELL = "a cell [x, y], two integers from -1000 to 1000"
 
 # The table: each action type, its rules and its fields (``engines.envelope``). Cells are
 # checked by ``_cell`` (type and range at once), cards against the deck by the rules.
-ACTIONS: Actions[Apply] = Actions(
+ACTIONS: Final = AmbushActions(
     "ambush",
     [
         Action("expose", _expose, Field("cell", doc=CELL), doc="expose the deck's top card"),
@@ -258,7 +257,6 @@ ACTIONS: Actions[Apply] = Actions(
         Action("return", _return, Field("cards", STRS, doc="card ids"), doc="hand limit"),
         Action("resign", _resign, doc="leave the game"),
     ],
-    _gate,
 )
 
 __all__ = ["ACTIONS", "IllegalAction", "InvalidAction", "resign"]

@@ -34,7 +34,7 @@ class AmbushEngine:
     title: ClassVar[str] = "Ambush!"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
-    actions: ClassVar[Actions[Apply]] = ACTIONS
+    actions: ClassVar[Actions] = ACTIONS
     whole_views: ClassVar[bool] = False
 
     def setup(self, seats: Any, seed: int, options: Mapping[str, Any] | None = None) -> AmbushState:
@@ -133,7 +133,9 @@ class AmbushEngine:
         """Validate completely (the table ``actions.ACTIONS`` and its rules), then apply.
         ``Any``: a malformed seat, action or time is refused by the envelope with its code,
         compiled (mypyc) too, where a typed parameter would raise TypeError first."""
-        perform, args = ACTIONS.dispatch(state, seat, action, at_ms)
+        # Typed, the pair is unpacked as a tuple, not through the iterator protocol.
+        validated: Apply = ACTIONS.dispatch(state, seat, action, at_ms)
+        perform, args = validated
         ctx = Ctx()
         perform(state, ctx, *args)
         rules.finish(state, ctx)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engines.base import Event, IllegalAction, Outcome
 from engines.castles import legal, turns
@@ -20,9 +20,15 @@ from engines.envelope import INT, INTS, Action, Actions, Field, optional
 CODE = "castles/"
 
 
-def _gate(state: GameState, seat: int, kind: str) -> None:
-    if state.phase == "over":
-        raise IllegalAction(CODE + "game_over", "the match is over")
+class CastlesActions(Actions):
+    """The table of the Castles deck's actions (``ACTIONS``)."""
+
+    def seat_count(self, state: GameState) -> int:
+        return state.seats
+
+    def gate(self, state: GameState, seat: int, kind: str) -> None:
+        if state.phase == "over":
+            raise IllegalAction(CODE + "game_over", "the match is over")
 
 
 def _resign(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
@@ -70,7 +76,7 @@ def _move(state: GameState, seat: int, action: dict[str, Any], at_ms: int) -> li
 CARD = "a card id"
 # The table: each action type, its rules and its fields (``engines.envelope``); card ids are
 # checked against the cards by the rules (castles/bad_field).
-ACTIONS: Actions[list[Event]] = Actions(
+ACTIONS: Final = CastlesActions(
     "castles",
     [
         Action("end_turn", _end_turn, doc="end the turn"),
@@ -118,7 +124,6 @@ ACTIONS: Actions[list[Event]] = Actions(
             doc="use a card's action",
         ),
     ],
-    _gate,
 )
 ONE_SEAT = tuple(frozenset({seat}) for seat in range(4))  # frozensets: safe to hand out again
 
@@ -130,7 +135,7 @@ class CastlesEngine:
     title: ClassVar[str] = "Castles deck"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
-    actions: ClassVar[Actions[list[Event]]] = ACTIONS
+    actions: ClassVar[Actions] = ACTIONS
     whole_views: ClassVar[bool] = False
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
@@ -163,7 +168,7 @@ class CastlesEngine:
         the codes of each rules module. A refusal changes nothing. ``Any``: refused with those
         codes when compiled (mypyc) too, where a typed parameter would raise TypeError first."""
         try:
-            events = ACTIONS.dispatch(state, seat, action, at_ms)
+            events: list[Event] = ACTIONS.dispatch(state, seat, action, at_ms)
             if state.end_reason == "castle_destroyed":  # settled here, not in every rule
                 events += turns.settle(state)
             return events

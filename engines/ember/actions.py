@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engines.base import Event, IllegalAction, InvalidAction, make_event, require
 from engines.ember import stack, turns
@@ -32,14 +32,17 @@ def to_act(state: EmberState) -> frozenset[int]:
     return ALONE[state.turn]
 
 
-def _gate(state: EmberState, seat: int, kind: str) -> None:
-    """Before every action: the game runs, the seat plays on and (but to resign) may act."""
-    if state.phase == "over":
-        raise IllegalAction(f"{GAME}/game_over", "the game is over")
-    if state.players[seat].resigned:
-        raise IllegalAction(f"{GAME}/resigned", "you have resigned")
-    if kind != "resign" and seat not in to_act(state):
-        raise IllegalAction(f"{GAME}/not_your_turn", "not your move")
+class EmberActions(Actions):
+    """The table of Ember's actions (``ACTIONS``)."""
+
+    def gate(self, state: EmberState, seat: int, kind: str) -> None:
+        """Before every action: the game runs, the seat plays on and (but to resign) may act."""
+        if state.phase == "over":
+            raise IllegalAction(f"{GAME}/game_over", "the game is over")
+        if state.players[seat].resigned:
+            raise IllegalAction(f"{GAME}/resigned", "you have resigned")
+        if kind != "resign" and seat not in to_act(state):
+            raise IllegalAction(f"{GAME}/not_your_turn", "not your move")
 
 
 def _phase(state: EmberState, *phases: str) -> None:
@@ -182,7 +185,7 @@ TARGETS = (
     optional("choice", INT, "the option chosen, for a card that offers one", null=True),
 )
 # The table: each action type, its rules and its fields.
-ACTIONS: Actions[list[Event]] = Actions(
+ACTIONS: Final = EmberActions(
     GAME,
     [
         Action("hero", _hero, Field("hero", STR, doc="a hero id"), doc="choose a hero"),
@@ -194,5 +197,4 @@ ACTIONS: Actions[list[Event]] = Actions(
         Action("discard", _discard, Field("card", INT, doc=CARD), doc="discard to the limit"),
         Action("resign", _resign, doc="leave the game"),
     ],
-    _gate,
 )

@@ -54,7 +54,7 @@ class EmberEngine(Engine):
     title: ClassVar[str] = "Ember: Shroud of the Shadow Demon"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = MAX_SEATS
-    actions: ClassVar[Actions[list[Event]]] = ACTIONS
+    actions: ClassVar[Actions] = ACTIONS
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> EmberState:
         """A new match. Options: ``heroes`` (list per seat or "random"; absent: each seat
@@ -155,7 +155,7 @@ class EmberEngine(Engine):
         """
         # Views check the players' facts again (after a refusal, they find them unchanged).
         state.version += 1
-        events = ACTIONS.dispatch(state, seat, action, at_ms)
+        events: list[Event] = ACTIONS.dispatch(state, seat, action, at_ms)
         turns.settle(state, events, at_ms)
         return events
 

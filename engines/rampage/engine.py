@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engines.base import Event, IllegalAction, Outcome, make_event
 from engines.envelope import MAP, STR, STRS, Action, Actions, Field, optional
@@ -16,9 +16,15 @@ from engines.rampage.state import OVER, PLAY, RampageState
 GAME = "rampage"
 
 
-def _gate(state: RampageState, seat: int, kind: str) -> None:
-    if state.phase == OVER:
-        raise IllegalAction(f"{GAME}/game_over", "the match is over")
+class RampageActions(Actions):
+    """The table of Castle Rampage's actions (``ACTIONS``)."""
+
+    def seat_count(self, state: RampageState) -> int:
+        return state.seats
+
+    def gate(self, state: RampageState, seat: int, kind: str) -> None:
+        if state.phase == OVER:
+            raise IllegalAction(f"{GAME}/game_over", "the match is over")
 
 
 def _resign(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) -> list[Event]:
@@ -52,7 +58,7 @@ def _play(state: RampageState, seat: int, action: dict[str, Any], at_ms: int) ->
 CARD = "a card id from the hand"
 PAY = "the card ids discarded to pay"
 # The table: each action type, its rules and its fields (``engines.envelope``).
-ACTIONS: Actions[list[Event]] = Actions(
+ACTIONS: Final = RampageActions(
     GAME,
     [
         Action(
@@ -83,7 +89,6 @@ ACTIONS: Actions[list[Event]] = Actions(
         ),
         Action("resign", _resign, doc="leave the game"),
     ],
-    _gate,
 )
 
 
@@ -94,7 +99,7 @@ class RampageEngine:
     title: ClassVar[str] = "Castle Rampage"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
-    actions: ClassVar[Actions[list[Event]]] = ACTIONS
+    actions: ClassVar[Actions] = ACTIONS
     whole_views: ClassVar[bool] = False
 
     def setup(
@@ -131,7 +136,8 @@ class RampageEngine:
         raise TypeError first.
         """
         try:
-            return ACTIONS.dispatch(state, seat, action, at_ms)
+            events: list[Event] = ACTIONS.dispatch(state, seat, action, at_ms)
+            return events
         finally:
             # Even a refusal counts: a view built before it is never mistaken for a later one.
             state.version += 1

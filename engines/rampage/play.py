@@ -48,21 +48,17 @@ def scheme_fits(card: Card, pay: Sequence[str], as_types: Mapping[str, str]) -> 
 def validate_play(state: RampageState, seat: int, action: Mapping[str, Any]) -> None:
     """Refuse a card that may not be played as given.
 
-    InvalidAction rampage/bad_cards, rampage/bad_as, rampage/bad_name for malformed fields.
+    InvalidAction rampage/bad_as, rampage/bad_name for malformed fields.
     IllegalAction rampage/not_your_turn, rampage/not_in_hand, rampage/not_playable (purple
     cards only defend), rampage/once_per_turn (a second Veteran this turn, house rule 8),
     rampage/permanent_in_play (one of each permanent per player, house rule), rampage/cost
     (wrong discards or Scheme units), rampage/bad_target (a target this card does not take),
     rampage/no_target.
     """
-    card_id, pay, as_types = action.get("card"), action.get("pay", []), action.get("as", {})
-    if not isinstance(card_id, str) or not isinstance(pay, list):
-        raise InvalidAction(f"{GAME}/bad_cards", "card is a card id, pay a list of ids")
-    if not all(isinstance(c, str) for c in pay):
-        raise InvalidAction(f"{GAME}/bad_cards", "pay lists card ids")
-    if not isinstance(as_types, dict) or not all(
-        isinstance(k, str) and v in UNIT_TYPES for k, v in as_types.items()
-    ):
+    # The envelope (``engine.ACTIONS``) checked the types: card a string, pay strings, as an
+    # object.
+    card_id, pay, as_types = action["card"], action.get("pay", []), action.get("as", {})
+    if not all(isinstance(k, str) and v in UNIT_TYPES for k, v in as_types.items()):
         raise InvalidAction(f"{GAME}/bad_as", "as maps card ids to knight/archer/warrior")
     require_turn(state, seat)
     player = state.players[seat]

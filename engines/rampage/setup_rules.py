@@ -115,15 +115,12 @@ def deal_round(state: RampageState) -> list[Event]:
 
 
 def validate_setup(state: RampageState, seat: int, action: Mapping[str, Any]) -> None:
-    """Refuse a bad split: InvalidAction rampage/bad_cards for malformed lists;
-    IllegalAction rampage/wrong_phase, rampage/already_chosen, rampage/not_dealt."""
-    gate, castle = action.get("gate"), action.get("castle")
-    for chosen in (gate, castle):
-        if not isinstance(chosen, list) or len(chosen) != PER_STRUCTURE:
-            raise InvalidAction(f"{GAME}/bad_cards", "gate and castle each list 2 card ids")
-        if not all(isinstance(c, str) for c in chosen):
-            raise InvalidAction(f"{GAME}/bad_cards", "card ids are strings")
-    assert isinstance(gate, list) and isinstance(castle, list)
+    """Refuse a bad split: InvalidAction rampage/bad_cards for lists not of two cards;
+    IllegalAction rampage/wrong_phase, rampage/already_chosen, rampage/not_dealt. The
+    envelope (``engine.ACTIONS``) checked that both are lists of strings."""
+    gate, castle = action["gate"], action["castle"]
+    if len(gate) != PER_STRUCTURE or len(castle) != PER_STRUCTURE:
+        raise InvalidAction(f"{GAME}/bad_cards", "gate and castle each list 2 card ids")
     if state.phase != SETUP:
         raise IllegalAction(f"{GAME}/wrong_phase", "set-up is over")
     player = state.players[seat]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from engines.base import Rng
 
-SETUP = "setup"
-PLAY = "play"
-OVER = "over"
+SETUP: Final = "setup"
+PLAY: Final = "play"
+OVER: Final = "over"
 
 
 @dataclass

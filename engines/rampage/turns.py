@@ -147,16 +147,13 @@ def end_turn(state: RampageState, seat: int) -> list[Event]:
 def validate_defend(state: RampageState, seat: int, action: Mapping[str, Any]) -> None:
     """Refuse a bad defence placement.
 
-    InvalidAction rampage/bad_structure, rampage/bad_cards; IllegalAction
-    rampage/not_your_turn, rampage/already_defended, rampage/not_in_hand, rampage/ogre_cost.
+    InvalidAction rampage/bad_structure; IllegalAction rampage/not_your_turn,
+    rampage/already_defended, rampage/not_in_hand, rampage/ogre_cost.
     """
-    structure, card_id, pay = action.get("to"), action.get("card"), action.get("pay", [])
+    # The envelope (``engine.ACTIONS``) checked the types: card a string, pay strings.
+    structure, card_id, pay = action.get("to"), action["card"], action.get("pay", [])
     if structure not in STRUCTURES:
         raise InvalidAction(f"{GAME}/bad_structure", "to must be 'gate' or 'castle'")
-    if not isinstance(card_id, str) or not isinstance(pay, list):
-        raise InvalidAction(f"{GAME}/bad_cards", "card is a card id, pay a list of ids")
-    if not all(isinstance(c, str) for c in pay):
-        raise InvalidAction(f"{GAME}/bad_cards", "pay lists card ids")
     require_turn(state, seat)
     if state.defended:
         raise IllegalAction(f"{GAME}/already_defended", "one defence placement per turn")

@@ -25,9 +25,9 @@ def snapshot(game: str, state: Any) -> str:
     return json.dumps(registry.get(game).to_json(state), sort_keys=True)
 
 
-def typed_row(game: str) -> tuple[Action[Any], Field]:
+def typed_row(game: str) -> tuple[Action, Field]:
     """An action type of the game with a required field of a checked type."""
-    table: Actions[Any] = registry.get(game).actions  # type: ignore[attr-defined]
+    table: Actions = registry.get(game).actions  # type: ignore[attr-defined]
     for row in table.rows.values():
         for field in row.fields:
             if field.required and field.kind != ANY:
@@ -35,7 +35,7 @@ def typed_row(game: str) -> tuple[Action[Any], Field]:
     raise AssertionError(f"{game}: no action with a required typed field")
 
 
-def well_typed(row: Action[Any]) -> dict[str, Any]:
+def well_typed(row: Action) -> dict[str, Any]:
     return {
         "type": row.kind,
         **{field.name: FITTING[field.kind] for field in row.fields if field.required},
@@ -101,7 +101,7 @@ def test_a_finished_game_refuses_with_game_over(game: str) -> None:
 def test_each_table_lists_what_the_engine_offers(game: str) -> None:
     """Every action a fresh game lists passes the envelope (the gate and rules aside)."""
     engine = registry.get(game)
-    table: Actions[Any] = engine.actions  # type: ignore[attr-defined]
+    table: Actions = engine.actions  # type: ignore[attr-defined]
     assert table.game == game
     state = engine.setup(engine.min_seats, 2)
     for seat in range(engine.min_seats):
@@ -156,17 +156,18 @@ class Table:
         self.calls: list[tuple[int, dict[str, Any], int]] = []
 
 
-def _gate(state: Table, seat: int, kind: str) -> None:
-    if state.over:
-        raise IllegalAction("toy/game_over", "over")
-
-
 def _mark(state: Table, seat: int, action: dict[str, Any], at_ms: int) -> str:
     state.calls.append((seat, action, at_ms))
     return "marked"
 
 
-TOY: Actions[str] = Actions(
+class ToyActions(Actions):
+    def gate(self, state: Table, seat: int, kind: str) -> None:
+        if state.over:
+            raise IllegalAction("toy/game_over", "over")
+
+
+TOY = ToyActions(
     "toy",
     [
         Action(
@@ -179,7 +180,6 @@ TOY: Actions[str] = Actions(
         ),
         Action("resign", _mark),
     ],
-    _gate,
 )
 
 

@@ -22,9 +22,9 @@ from engines.envelope import Actions
 from engines.playout import play
 
 
-def table(game: str) -> Actions[Any]:
+def table(game: str) -> Actions:
     """The engine's action table (``engines.envelope``)."""
-    actions: Actions[Any] = registry.get(game).actions  # type: ignore[attr-defined]
+    actions: Actions = registry.get(game).actions  # type: ignore[attr-defined]
     return actions
 
 
