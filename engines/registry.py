@@ -32,12 +32,24 @@ _BUILTIN: dict[str, str] = {
     "ember": "engines.ember.engine:EmberEngine",
 }
 
+# Every member an engine must have (the protocol's, as ``isinstance`` checks them).
+_MEMBERS = sorted(
+    {name for name in vars(Engine) if not name.startswith("_")} | set(Engine.__annotations__)
+)
 _loaded: dict[str, Engine] = {}
 _extra: dict[str, Engine] = {}
 
 
 def register(engine: Engine) -> None:
-    """Add an engine that is not built in (the bench ``tally`` game); ids must be unique."""
+    """Add an engine that is not built in (the bench ``tally`` game); ids must be unique, and
+    the engine must have every member of the ``Engine`` protocol (``TypeError`` names those
+    it lacks)."""
+    if not isinstance(engine, Engine):
+        missing = sorted(name for name in _MEMBERS if not hasattr(engine, name))
+        raise TypeError(
+            f"{type(engine).__name__} lacks {missing} of the engine contract (engines/base.py;"
+            " a plain-Python engine may subclass Engine for the defaults)"
+        )
     if engine.id in _BUILTIN or engine.id in _extra:
         raise ValueError(f"engine id {engine.id!r} is already registered")
     _extra[engine.id] = engine

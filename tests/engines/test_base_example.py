@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from engines import registry
 from engines.base import ActionError, Decision, Engine, IllegalAction, InvalidAction
 from engines.playout import play, replay
 
@@ -85,3 +86,26 @@ def test_the_example_refuses_through_the_envelope(
         engine.apply(state, seat, action, 0)
     assert refused.value.code == code
     assert json.dumps(engine.to_json(state)) == before
+
+
+def test_an_engine_short_of_the_contract_is_not_registered(example: types.ModuleType) -> None:
+    """An engine written without subclassing ``Engine`` must define every member itself: the
+    registry names what it lacks instead of failing later, inside a match."""
+
+    class Bare:
+        id = "bare"
+
+    for name in ("id", "title", "min_seats", "max_seats", "whole_views"):
+        setattr(Bare, name, getattr(example.PileEngine, name))
+    for name in ("setup", "to_act", "legal_actions", "apply", "tick", "deadline", "view"):
+        setattr(Bare, name, getattr(example.PileEngine, name))
+    for name in ("outcome", "to_json", "from_json"):
+        setattr(Bare, name, getattr(example.PileEngine, name))
+    with pytest.raises(TypeError, match=r"\['awaiting', 'view_audience'\]"):
+        registry.register(Bare())  # type: ignore[arg-type]
+    assert "bare" not in registry.ids()
+    registry.register(example.PileEngine())
+    try:
+        assert registry.get("pile").awaiting(registry.get("pile").setup(2, 0)) == {0}
+    finally:
+        registry.unregister("pile")
