@@ -12,7 +12,10 @@ from collections.abc import Hashable, Iterable, Mapping, MutableSequence, Sequen
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from engines.errors import ActionError, IllegalAction, InvalidAction
+# Re-exported: engines and the server import the refusals from here.
+from engines.errors import ActionError as ActionError
+from engines.errors import IllegalAction as IllegalAction
+from engines.errors import InvalidAction as InvalidAction
 
 State = Any
 """Each engine's own state type; it leaves the engine only through ``view``/``to_json``."""
@@ -25,8 +28,6 @@ An event that not everyone may see may carry ``redacted``: the form shown to eve
 """
 
 ALL = "all"
-
-__all__ = ["ActionError", "IllegalAction", "InvalidAction"]  # defined in ``engines.errors``
 
 
 @dataclass(frozen=True)
