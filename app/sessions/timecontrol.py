@@ -103,7 +103,7 @@ class TurnClocks:
         """Clocks as they were kept (a sleeping match's: each running seat's start and each
         seat's bank, in match ms), their deadlines computed again."""
         clocks = cls(control, banks=dict(banks), running_since=dict(running_since))
-        clocks._recompute()
+        clocks.recompute()
         return clocks
 
     def update(self, awaiting: Iterable[int], now_ms: int, acted: int | None) -> bool:
@@ -117,7 +117,7 @@ class TurnClocks:
                 self._spend(seat, now_ms)
         for seat in waiting:
             self.running_since.setdefault(seat, now_ms)
-        return self._recompute()
+        return self.recompute()
 
     def stop(self, seat: int, now_ms: int) -> None:
         """Stop ``seat``'s clock (it timed out or left the game)."""
@@ -132,7 +132,7 @@ class TurnClocks:
             return
         for seat in self.running_since:
             self.running_since[seat] = now_ms
-        self._recompute()
+        self.recompute()
 
     def clear(self) -> None:
         self.running_since.clear()
@@ -151,7 +151,8 @@ class TurnClocks:
             bank = self.banks.get(seat, self.control.match_ms)
             self.banks[seat] = max(0, bank - max(0, now_ms - since))
 
-    def _recompute(self) -> bool:
+    def recompute(self) -> bool:
+        """Each running seat's deadline again from its start and bank; whether any changed."""
         before = self.deadlines
         self.deadlines = {}
         for seat, since in self.running_since.items():
