@@ -14,9 +14,9 @@ a malformed action with ``InvalidAction`` and the same reason in every game:
 
 then runs the table's ``gate`` (the game's checks for every action: ``game_over``, a seat out
 of the game, ...; they raise ``IllegalAction``), a method a game's table overrides, and
-returns what the handler returns. The
-handler gets an action whose fields are present and of their declared type; what the rules
-check beyond that (a card id that names no card, a cell out of range) stays with them.
+returns what the handler returns. The handler gets an action whose fields are present and of
+their declared type; what the rules check beyond that (a card id that names no card, a cell
+out of range) stays with them.
 
 This module is on every move's path and is compiled with the engines (``engines.compiled``):
 the checks are one loop over the action's keys against a dict built once per row, and the
