@@ -4,7 +4,7 @@ A scenario is data the server owns: the options of the match (a stacked deck, ge
 timings) and the steps the client walks the newcomer through. The client decides which step
 is current from what its own seat is sent (events and view), so a hint can never show more
 than the seat may know; the server decides the deal, so the hints and the cards they talk
-about are written, reviewed and tested together (tests/app/test_practice.py plays every
+about are written, reviewed and tested together (tests/app/practice/test_practice.py plays every
 script through its engine).
 
 A step's ``done`` says what completes it:

@@ -34,7 +34,7 @@ from engines import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every test client shares 127.0.0.1, as real players do not: the limits per client address
-# are lifted unless a test sets them (``tests/app/test_edge_limits.py``); per account they hold.
+# are lifted unless a test sets them (``tests/app/ops/test_edge_limits.py``); per account they hold.
 UNLIMITED_ADDRESS = {
     "RAMPART_ACCOUNT_ADDRESS_LIMIT": "",
     "RAMPART_TABLE_ADDRESS_LIMIT": "",

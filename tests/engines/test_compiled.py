@@ -30,7 +30,7 @@ PURE_SUBSET = [
     "tests/engines/test_contract.py::test_bot_games_end_replay_and_round_trip[ambush]",
     "tests/engines/ambush/test_ambush_snapshots.py",
     "tests/engines/ambush/test_ambush_bots.py",
-    "tests/app/test_view_diffs.py::test_diff_view_round_trips_and_keeps_its_inputs",
+    "tests/app/sessions/test_view_diffs.py::test_diff_view_round_trips_and_keeps_its_inputs",
 ]
 
 # Native classes with mypyc's broken weak reference slot (see the test below) that nothing

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bench.floods import FloodSize, flood
+from tests.app.matchmaking.test_queue import LobbyListener
+from tests.app.moderation.test_moderation import admin_token, me
 from tests.app.support import Api, Client, Server
-from tests.app.test_moderation import admin_token, me
-from tests.app.test_queue import LobbyListener
 from tests.fault.chaos_support import Duo, no_tracebacks, serving
 
 BIG = 10**30

@@ -112,6 +112,6 @@ def encoded(data: Any) -> Response:
     tens of times what encoding it does (a 4-seat Castles state: 200-560 us against under
     15 us; a page of 50 matches: 2-10 ms against 0.1 ms, on a busy 2-core machine:
     ``bench/response_models.py``), so those bodies are checked by the tests instead
-    (``tests/app/test_view_models.py``, ``tests/app/test_rest_typed.py``, and the REST fuzz
+    (``tests/app/api/test_view_models.py``, ``tests/app/api/test_rest_typed.py``, and the REST fuzz
     campaign, which checks every reply against the OpenAPI document)."""
     return Response(encode_text(data), media_type="application/json")

@@ -14,8 +14,8 @@ import pytest
 import websockets
 
 from tests.app.cluster.conftest import needs_redis
+from tests.app.ops.test_edge_limits import closed_with
 from tests.app.support import Api, Client, Server, both_running
-from tests.app.test_edge_limits import closed_with
 
 pytestmark = needs_redis
 

@@ -7,9 +7,9 @@ import asyncio
 
 from tests.app.cluster.conftest import NodeFactory, needs_cluster
 from tests.app.cluster.test_two_nodes import eventually_async
+from tests.app.matchmaking.test_queue import LobbyListener
+from tests.app.moderation.test_moderation import cli, me
 from tests.app.support import Api, Client
-from tests.app.test_moderation import cli, me
-from tests.app.test_queue import LobbyListener
 
 pytestmark = needs_cluster
 

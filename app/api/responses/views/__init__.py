@@ -1,7 +1,7 @@
 """The per-game views a match shows a seat (or a spectator), one schema per game, told apart by
 their ``game`` field. The engines build them (``engines/<game>/view.py``); these models
 describe them for clients and are kept honest by tests that validate real views of all four
-games (``tests/app/test_view_models.py``)."""
+games (``tests/app/api/test_view_models.py``)."""
 
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ import pytest
 from alembic import command
 
 from app.__main__ import alembic_config, migrate
+from tests.app.accounts.test_accounts_migration import run
 from tests.app.conftest import BACKENDS
 from tests.app.support import new_pg_database
-from tests.app.test_accounts_migration import run
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -14,7 +14,7 @@ import pytest
 
 from app.api.cards import game_cards
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 RACE = {"phase": "ambush", "race": {"ends_at": 5000}}

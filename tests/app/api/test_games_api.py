@@ -16,7 +16,7 @@ from engines import registry
 from tests.app.support import Api
 
 GAMES = ("ambush", "rampage", "castles", "ember")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # The field of each game's cards.json entries that names the card.
 CARD_KEY = {"ambush": "id", "rampage": "kind", "castles": "id", "ember": "id"}
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.app.matchmaking.test_queue import LobbyListener
+from tests.app.moderation.test_moderation import admin_token, me, play
 from tests.app.support import Api, Client, Server
-from tests.app.test_moderation import admin_token, me, play
-from tests.app.test_queue import LobbyListener
 
 
 async def test_spectators_cannot_chat(api: Api, shared_server: Server) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.app.matchmaking.test_queue import matched, own_pool, queue, ticket_state
+from tests.app.moderation.test_moderation import finished, play, play_to_the_end
 from tests.app.support import Api, Client, Server
-from tests.app.test_moderation import finished, play, play_to_the_end
-from tests.app.test_queue import matched, own_pool, queue, ticket_state
 
 
 async def test_a_seated_player_is_refused_a_ticket_with_the_match_to_rejoin(

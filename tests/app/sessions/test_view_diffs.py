@@ -34,7 +34,7 @@ from engines.base import awaiting_seats
 from tests.app.support import Api, Client, Server, match_in_process
 
 GAMES = ["ambush", "castles", "ember", "rampage"]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def plain(value: Any) -> Any:

@@ -12,9 +12,9 @@ from alembic import command
 
 from app.__main__ import alembic_config, migrate
 from app.accounts.names import name_key, name_skeleton, player_name
+from tests.app.accounts.test_accounts_migration import PASSWORD, run
 from tests.app.conftest import BACKENDS
 from tests.app.support import new_pg_database
-from tests.app.test_accounts_migration import PASSWORD, run
 
 GREEK_KATE = "\u039a\u0391\u03a4\u0395"
 CYRILLIC_ADA = "\u0430\u0501\u0430"

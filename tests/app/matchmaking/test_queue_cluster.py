@@ -7,8 +7,8 @@ import asyncio
 from typing import Any
 
 from tests.app.cluster.conftest import NodeFactory, cluster, needs_cluster, redis_url  # noqa: F401
+from tests.app.matchmaking.test_queue import LobbyListener, matched, queue
 from tests.app.support import Api, Client
-from tests.app.test_queue import LobbyListener, matched, queue
 
 pytestmark = needs_cluster
 
