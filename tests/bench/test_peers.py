@@ -21,7 +21,7 @@ def test_a_rampart_run_lifts_the_per_address_limits_and_a_peer_run_is_left_alone
         seen[command[1]] = kwargs.get("env")
         return subprocess.CompletedProcess(command, 0, '{"ok": true}\n', "")
 
-    monkeypatch.setattr(peers.subprocess, "run", run)
+    monkeypatch.setattr(subprocess, "run", run)
     peers.run_one("rampart", 10, 500, 1, 1)
     peers.run_one("colyseus", 10, 500, 1, 1)
     lifted = seen["rampart"]
