@@ -298,12 +298,12 @@ class GameSession(Actor[Command]):
             except Exception as failure:
                 if logged is None:
                     self.fail(failure)
-                else:
+                elif not logged.done():
                     logged.set_exception(failure)
                 return
             if logged is None:
                 self.release()
-            else:
+            elif not logged.done():  # the task that waited was cancelled (the hub stopping)
                 logged.set_result(None)
 
         self.action_log.stage(change.log_row(self.match_id, version, arbitration), written)

@@ -3,6 +3,7 @@ each intent makes, the engine's refusals handled as the intent says, and what it
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -40,3 +41,29 @@ async def test_a_tick_that_changes_nothing_is_not_due_again_until_the_match_move
     assert session.deadlines.stale == 500
     session.deadlines.moved()
     assert session.deadlines.stale is None
+
+
+async def test_a_change_whose_waiting_task_was_cancelled_is_still_announced_quietly(
+    world: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The hub stopping cancels a task that waits for its row: the row's write still
+    advances the match, and answering the cancelled wait raises nothing."""
+    session = await world["hub"].get(world["match_id"])
+    version = session.version
+    change = session._apply_due(Forfeit(0, "abandoned", 2_000))
+    assert change is not None
+    errors: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    waiting = asyncio.create_task(session._commit(change))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    for _ in range(200):
+        if session.version > version:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    loop.set_exception_handler(None)
+    assert session.version == version + 1
+    assert not errors, errors
+    assert "InvalidStateError" not in caplog.text
