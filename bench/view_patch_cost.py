@@ -79,13 +79,13 @@ def measure(game: str, seats: int, seed: int) -> dict[str, float]:
         match, views = probe["match"], probe["views"]
         match.version += 1
         match.finished = engine.outcome(state) is not None
-        views.clear()
+        views.clear(match)
         # An engine's own per-state caches (Ambush!'s public part) are warmed outside both.
         engine.view(state, None)
         started = time.process_time()
         size = whole_bodies(match, listeners)
         middle = time.process_time()
-        diff_size = sum(len(views.body(seat)) for seat in listeners)
+        diff_size = sum(len(views.body(match, seat)) for seat in listeners)
         ended = time.process_time()
         totals["moves"] += 1
         totals["whole_s"] += middle - started

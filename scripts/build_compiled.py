@@ -8,8 +8,12 @@ before compiling: ``engines.compiled`` imports the build only while every source
 its hash, so an edited ``.py`` is never shadowed by a stale build.
 
 Compiled: the Ambush!, Castle Rampage and Castles engines and their bots, the bots' shared
-kit, the action envelope every engine's ``apply`` goes through (``engines/envelope.py``)
-and the view diffs (the figures that kept them: bench/PERF.md, "mypyc").
+kit, the action envelope every engine's ``apply`` goes through (``engines/envelope.py``),
+the view diffs and the session path (the figures that kept them: bench/PERF.md, "mypyc" and
+"The session path compiled"). No compiled class may have a Python base other than ``object``
+(``typing.Generic`` included): mypyc then gives it a ``__weakref__`` slot its deallocator
+never clears, and a weak reference to a freed instance crashes the process
+(``tests/engines/test_compiled.py`` checks the build for such slots).
 ``engines/base.py`` stays interpreted (its ``runtime_checkable`` protocol must), as does
 Ember for now.
 
@@ -45,6 +49,15 @@ SOURCES = [
     "engines/rampage/*.py",
     "engines/castles/*.py",
     "app/sessions/view_diff.py",
+    "app/sessions/session.py",
+    "app/sessions/seat_views.py",
+    "app/sessions/replies.py",
+    "app/sessions/connections.py",
+    "app/sessions/commands.py",
+    "app/sessions/wire.py",
+    "app/sessions/deadlines.py",
+    "app/sessions/actor.py",
+    "app/sessions/announce.py",
 ]
 WORK = ROOT / "build" / "mypyc"  # generated C, objects and mypy's cache for the build
 

@@ -21,20 +21,19 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
 
-C = TypeVar("C")
+from app.sessions.commands import Command
 
 Job = Callable[[], Awaitable[None]]
 
 
-class Actor(Generic[C]):
+class Actor:
     """The inbox, the urgent work and the task of a single writer; subclasses say how to
     ``handle`` a command, what time makes due (``next_due``, ``fire_due``) and when they are
     ``done``."""
 
     def __init__(self) -> None:
-        self._inbox: deque[C] = deque()
+        self._inbox: deque[Command] = deque()
         self._urgent: deque[Job] = deque()
         self._busy = False
         self._wake = asyncio.Event()
@@ -43,7 +42,7 @@ class Actor(Generic[C]):
 
     # ----- what the subclass provides ------------------------------------------------------
 
-    async def handle(self, command: C) -> None:
+    async def handle(self, command: Command) -> None:
         raise NotImplementedError
 
     async def fire_due(self) -> None:
@@ -82,7 +81,7 @@ class Actor(Generic[C]):
         if self._inbox or self._urgent or self.next_due() != self._armed_for:
             self._wake.set()
 
-    def enqueue(self, command: C) -> None:
+    def enqueue(self, command: Command) -> None:
         self._inbox.append(command)
         self._wake.set()
 

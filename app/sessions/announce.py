@@ -5,7 +5,6 @@ the end."""
 from __future__ import annotations
 
 import time
-import weakref
 from typing import Any, Protocol
 
 from app.ops.metrics import METRICS
@@ -42,14 +41,17 @@ class Announcer:
     hidden."""
 
     def __init__(self, match: Announced) -> None:
-        # Weakly, as ``SeatViews`` does: the session holds its announcer, and a cycle would
-        # keep a match the hub dropped until a full collection.
-        self.match: Announced = weakref.proxy(match)
+        # The match itself is handed to the calls that read it, never kept, as ``SeatViews``
+        # does: the session holds its announcer, and a cycle would keep a match the hub
+        # dropped until a full collection. Not weakly either: the compiled session has no
+        # weak reference slot (``scripts/build_compiled.py``).
         self.seats, self.clock, self.views = match.seats, match.clock, match.views
         self.connections, self.peers = match.connections, match.connections.peers
         self.replies, self.turns, self.turn_clocks = match.replies, match.turns, match.turn_clocks
 
-    def version(self, change: Change, version: int, decided: list[Decision]) -> None:
+    def version(
+        self, match: Announced, change: Change, version: int, decided: list[Decision]
+    ) -> None:
         """A change logged as ``version``: the mover's answer first, then the grabs decided
         with it, then every connection's own patch; then whose turn it is, per account."""
         if change.before_broadcast is not None:
@@ -63,15 +65,15 @@ class Announcer:
             public = wire.dumps(events_for(events, None))  # encoded once for everyone
         views = self.views
         for peer in list(self.peers):
-            peer.send_numbered(views.patch_text(peer.seat, version, events, at_ms, public), version)
+            text = views.patch_text(match, peer.seat, version, events, at_ms, public)
+            peer.send_numbered(text, version)
         METRICS.broadcast_seconds.observe(time.perf_counter() - started)
-        self.turns.moved(views.awaiting())
+        self.turns.moved(views.awaiting(match))
 
-    def attach(self, peer: MatchPeer, last_version: int | None) -> None:
+    def attach(self, match: Announced, peer: MatchPeer, last_version: int | None) -> None:
         """A connection joins: a ``welcome`` at the current version (``welcome.py``), the
         ``ended`` message of a match over, then the clocks. Nothing after the welcome is
         older than it: a resumed client never sees versions go backwards."""
-        match = self.match
         playing = not match.finished
         if peer.seat is not None and match.races is not None and playing:
             peer.race_pings(True)  # only players race: spectators keep the idle cadence

@@ -212,7 +212,7 @@ class Hub:
             # A new match tells its first players; one rebuilt from its log (a restart, an
             # adoption, a wake-up) awaits whom its players were told of already.
             new = session.version == 0 and carry is None
-            session.turns.moved(session.views.awaiting(), tell=new)
+            session.turns.moved(session.views.awaiting(session), tell=new)
             self._start_task(session)
         return session
 

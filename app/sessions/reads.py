@@ -119,7 +119,7 @@ class MatchReads:
         session = self.at_rest(match.id)
         if session is not None and version in (None, session.version):
             state = session.engine.to_json(session.state) if whole else None
-            return Seen(session.version, session.views.view_for(seat), state)
+            return Seen(session.version, session.views.view_for(session, seat), state)
         latest = await self.latest(repo, match)
         if version is None:
             version = latest

@@ -3,7 +3,6 @@ or the whole view, as JSON built once per version and shared by every seat that 
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Hashable
 from typing import Any
 
@@ -66,9 +65,10 @@ class SeatViews:
     ``welcome`` (built here too, ``view_for``) at the previous version."""
 
     def __init__(self, match: Position) -> None:
-        # Weakly: the session holds its views, and a cycle would keep a match the hub dropped
-        # until a full collection, which the server runs rarely (``app.collector``).
-        self.match: Position = weakref.proxy(match)
+        # The match is passed to each call, never kept: the session holds its views, and a
+        # cycle would keep a match the hub dropped until a full collection, which the server
+        # runs rarely (``app.collector``). Not a weak reference either: the compiled session
+        # (``scripts/build_compiled.py``) has no weak reference slot.
         self._now = _Built(match.version)
         self._previous: _Built | None = None
         self._sizes: dict[Hashable, int] = {}  # last encoded length of a whole view
@@ -76,17 +76,17 @@ class SeatViews:
         # client that reads ``view`` from each patch.
         self._whole_views = match.engine.whole_views
 
-    def clear(self) -> None:
+    def clear(self, match: Position) -> None:
         """The state changed: a new version (the current one becomes the base of the next
         diffs, when it is next asked for), or the state was restored in place at the same
         version (nothing built so far is trusted: the next patches carry whole views)."""
-        if self.match.version == self._now.version:
+        if match.version == self._now.version:
             self._previous = None
             self._now = _Built(self._now.version)
 
-    def _built(self) -> _Built:
+    def _built(self, match: Position) -> _Built:
         """This version's builds, moving on (lazily) when the match has."""
-        version = self.match.version
+        version = match.version
         built = self._now
         if version != built.version:
             self._previous = built if version == built.version + 1 else None
@@ -95,20 +95,21 @@ class SeatViews:
 
     # ----- this version, as objects ------------------------------------------------------
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
+    def view_for(self, match: Position, seat: int | None) -> dict[str, Any]:
         """The seat's view at this version (read-only; kept as the base of the next diff)."""
-        return self._audience_view(self._built(), seat)[1]
+        return self._audience_view(match, self._built(match), seat)[1]
 
-    def legal_for(self, seat: int | None) -> list[dict[str, Any]]:
+    def legal_for(self, match: Position, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal actions now ([] for a spectator, a seat not to act, the end)."""
-        return self._legal(self._built(), seat)
+        return self._legal(match, self._built(match), seat)
 
-    def awaiting(self) -> list[int]:
+    def awaiting(self, match: Position) -> list[int]:
         """The seats the game waits for now, in order (none once the match is over)."""
-        return self._awaiting(self._built())
+        return self._awaiting(match, self._built(match))
 
-    def _audience_view(self, built: _Built, seat: int | None) -> tuple[Hashable, dict[str, Any]]:
-        match = self.match
+    def _audience_view(
+        self, match: Position, built: _Built, seat: int | None
+    ) -> tuple[Hashable, dict[str, Any]]:
         audience = built.audience_of.get(seat)
         if audience is None and seat not in built.audience_of:
             audience = built.audience_of[seat] = view_audience(match.engine, match.state, seat)
@@ -117,10 +118,9 @@ class SeatViews:
             view = built.views[audience] = match.engine.view(match.state, seat)
         return audience, view
 
-    def _legal(self, built: _Built, seat: int | None) -> list[dict[str, Any]]:
+    def _legal(self, match: Position, built: _Built, seat: int | None) -> list[dict[str, Any]]:
         legal = built.legal.get(seat)
         if legal is None:
-            match = self.match
             legal = []
             if seat is not None and not match.finished:
                 to_act = built.to_act
@@ -131,70 +131,71 @@ class SeatViews:
             built.legal[seat] = legal
         return legal
 
-    def _awaiting(self, built: _Built) -> list[int]:
+    def _awaiting(self, match: Position, built: _Built) -> list[int]:
         if built.awaiting is None:
-            match = self.match
             awaited = () if match.finished else awaiting_seats(match.engine, match.state)
             built.awaiting = sorted(awaited)
         return built.awaiting
 
     # ----- this version, as JSON ---------------------------------------------------------
 
-    def _view_text(self, built: _Built, seat: int | None) -> str:
-        audience, view = self._audience_view(built, seat)
+    def _view_text(self, match: Position, built: _Built, seat: int | None) -> str:
+        audience, view = self._audience_view(match, built, seat)
         text = built.texts.get(audience)
         if text is None:
             text = built.texts[audience] = wire.dumps(view)
             self._sizes[audience] = len(text)
         return text
 
-    def _awaiting_json(self, built: _Built) -> str:
+    def _awaiting_json(self, match: Position, built: _Built) -> str:
         if built.awaiting_text is None:
-            built.awaiting_text = wire.dumps(self._awaiting(built))
+            built.awaiting_text = wire.dumps(self._awaiting(match, built))
         return built.awaiting_text
 
-    def _whole_body(self, built: _Built, seat: int | None) -> str:
+    def _whole_body(self, match: Position, built: _Built, seat: int | None) -> str:
         """``"view":…,"legal":…,"awaiting":…`` for ``seat``, whole, to splice into a message."""
         body = built.whole.get(seat)
         if body is None:
-            legal = self._legal(built, seat)
+            legal = self._legal(match, built, seat)
             legal_json = wire.dumps(legal) if legal else "[]"
-            view, awaiting = self._view_text(built, seat), self._awaiting_json(built)
+            view = self._view_text(match, built, seat)
+            awaiting = self._awaiting_json(match, built)
             body = built.whole[seat] = f'"view":{view},"legal":{legal_json},"awaiting":{awaiting}'
         return body
 
-    def body(self, seat: int | None) -> str:
+    def body(self, match: Position, seat: int | None) -> str:
         """The seat's part of this version's patch: a diff from the previous version
         (``"base":…`` then ``"diff"``, ``"legal"``, ``"awaiting"`` where changed), or the
         whole view, legal actions and awaited seats."""
-        return self._body(self._built(), seat)  # ``_built`` first: ``_previous`` is its base
+        built = self._built(match)  # first: ``_previous`` is its base
+        return self._body(match, built, seat)
 
-    def _body(self, built: _Built, seat: int | None) -> str:
+    def _body(self, match: Position, built: _Built, seat: int | None) -> str:
         body = built.bodies.get(seat)
         if body is None:
-            body = built.bodies[seat] = self._fresh_body(built, seat)
+            body = built.bodies[seat] = self._fresh_body(match, built, seat)
         return body
 
-    def _fresh_body(self, built: _Built, seat: int | None) -> str:
+    def _fresh_body(self, match: Position, built: _Built, seat: int | None) -> str:
         previous = self._previous
         if previous is None or self._whole_views or seat not in previous.audience_of:
-            return self._whole_body(built, seat)
-        part = self._diff_part(built, previous, seat)
+            return self._whole_body(match, built, seat)
+        part = self._diff_part(match, built, previous, seat)
         if part == _WHOLE:
-            return self._whole_body(built, seat)
-        legal = self._legal(built, seat)
+            return self._whole_body(match, built, seat)
+        legal = self._legal(match, built, seat)
         if seat not in previous.legal or legal != previous.legal[seat]:
             part += f',"legal":{wire.dumps(legal) if legal else "[]"}'
-        awaiting = self._awaiting(built)
+        awaiting = self._awaiting(match, built)
         if previous.awaiting is None or awaiting != previous.awaiting:
-            part += f',"awaiting":{self._awaiting_json(built)}'
+            part += f',"awaiting":{self._awaiting_json(match, built)}'
         return part
 
-    def _diff_part(self, built: _Built, previous: _Built, seat: int | None) -> str:
+    def _diff_part(self, match: Position, built: _Built, previous: _Built, seat: int | None) -> str:
         """``"base":…,"diff":…`` for the seat's view, or ``_WHOLE`` when the whole view is
         better sent; built once per pair of audiences."""
         old_audience = previous.audience_of[seat]
-        audience, view = self._audience_view(built, seat)
+        audience, view = self._audience_view(match, built, seat)
         key = (old_audience, audience)
         part = built.diffs.get(key)
         if part is not None:  # ``_WHOLE`` included
@@ -208,7 +209,7 @@ class SeatViews:
             text = built.differ.diff_text(previous.views[old_audience], view)
             if size is None or len(text) * 2 >= size:
                 # Near (or past) the whole view's size: weigh it exactly.
-                size = len(self._view_text(built, seat))
+                size = len(self._view_text(match, built, seat))
             if len(text) >= size or size <= SMALL_VIEW_CHARS:
                 part = _WHOLE
             else:
@@ -219,6 +220,7 @@ class SeatViews:
 
     def patch_text(
         self,
+        match: Position,
         seat: int | None,
         version: int,
         events: list[Event],
@@ -233,6 +235,6 @@ class SeatViews:
         the versions it missed after a ``welcome`` at the current version)."""
         shown = public_events if public_events is not None else wire.dumps(events_for(events, seat))
         head = f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{shown},'
-        built = self._built()
-        body = self._whole_body(built, seat) if whole else self._body(built, seat)
+        built = self._built(match)
+        body = self._whole_body(match, built, seat) if whole else self._body(match, built, seat)
         return head + body + "}"

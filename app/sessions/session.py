@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 RESIGN: dict[str, Any] = {"type": "resign"}
 
 
-class GameSession(Actor[Command]):
+class GameSession(Actor):
     """Owns one match's engine state; every change goes through it, in arrival order.
 
     An accepted action is written to the action log before anyone hears of it; then every
@@ -145,7 +145,7 @@ class GameSession(Actor[Command]):
             if isinstance(command, Submit):
                 self._check(command)  # the match is over: answered here
             elif isinstance(command, Attach):
-                self.announce.attach(command.peer, command.last_version)
+                self.announce.attach(self, command.peer, command.last_version)
             elif isinstance(command, Detach):
                 self.connections.leave(command.peer, self.clock.now(), playing=not self.finished)
             else:
@@ -336,7 +336,7 @@ class GameSession(Actor[Command]):
     def _announce(self, change: Change, version: int, decided: list[Decision]) -> None:
         """Tell everyone about a logged change (``Announcer.version``); then bots and clocks
         move on."""
-        self.announce.version(change, version, decided)
+        self.announce.version(self, change, version, decided)
         if not self.finished:
             if self.bots:
                 replan_all(self.bots, self.engine, self.state, self.clock.now(), change.events)
@@ -372,7 +372,7 @@ class GameSession(Actor[Command]):
         deadlines changed."""
         if self.finished or not self._clocked:
             return
-        if self.turn_clocks.update(self.views.awaiting(), self.clock.now(), acted):
+        if self.turn_clocks.update(self.views.awaiting(self), self.clock.now(), acted):
             self.announce.clocks()
 
     async def restore(self) -> None:
@@ -380,7 +380,7 @@ class GameSession(Actor[Command]):
         collaborators built on it as on loading (``_take``); connections, clocks and the
         answers to each client's last action are kept."""
         self._take(await recovery.rebuilt(self))
-        self.turns.moved(self.views.awaiting())
+        self.turns.moved(self.views.awaiting(self))
         if self.races is not None and not self.finished:
             self.races.refresh_links(len(self.seats), self.peers, self.bots)
 
@@ -390,7 +390,7 @@ class GameSession(Actor[Command]):
         views built before is dropped (the next patches carry whole views)."""
         self.state, self.history, self.forfeits = match.state, match.history, match.forfeits
         self.bots = match.bots
-        self.views.clear()
+        self.views.clear(self)
         if not self.finished:
             replan_all(self.bots, self.engine, self.state, self.clock.now(), None)
         self.races = RaceDesk.for_match(

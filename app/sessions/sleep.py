@@ -66,7 +66,7 @@ def may_sleep(session: GameSession) -> bool:
         return False  # a grab race is being decided
     if any(bot.due_at() is not None for bot in session.bots.values()):
         return False
-    return all(session.seats[seat].bot is None for seat in session.views.awaiting())
+    return all(session.seats[seat].bot is None for seat in session.views.awaiting(session))
 
 
 def due_wall_ms(session: GameSession) -> int | None:
@@ -97,7 +97,7 @@ def apply_carry(session: GameSession, carry: dict[str, Any]) -> None:
     clocks.running_since.clear()
     clocks.running_since.update({int(s): int(at) for s, at in carry["running_since"].items()})
     clocks.banks.update({int(s): int(left) for s, left in carry["banks"].items()})
-    clocks.update(session.views.awaiting(), session.clock.now(), None)  # deadlines again
+    clocks.update(session.views.awaiting(session), session.clock.now(), None)  # deadlines again
     away = session.connections.away
     away.clear()
     away.update({int(s): int(at) for s, at in carry["away"].items()})

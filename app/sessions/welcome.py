@@ -7,13 +7,15 @@ from typing import Protocol
 from app.protocol.match import Welcome
 from app.sessions.clock import MatchClock
 from app.sessions.commands import History, SeatInfo
+from app.sessions.position import Position
 from app.sessions.seat_names import players_json
 from app.sessions.seat_views import SeatViews
 from engines.base import events_for
 
 
-class Welcoming(Protocol):
-    """What of a match a welcome reads (``GameSession`` is one); nothing here changes it."""
+class Welcoming(Position, Protocol):
+    """What of a match a welcome reads (``GameSession`` is one), its position (the seat views
+    read it) included; nothing here changes it."""
 
     match_id: int
     version: int
@@ -41,9 +43,9 @@ def welcome(
         "seat": seat,
         "seats": match.seats_of(account_id),
         "version": match.version,
-        "view": match.views.view_for(seat),
-        "legal": match.views.legal_for(seat),
-        "awaiting": match.views.awaiting(),
+        "view": match.views.view_for(match, seat),
+        "legal": match.views.legal_for(match, seat),
+        "awaiting": match.views.awaiting(match),
         "at_ms": match.clock.now(),
         "clock_rate": match.clock.rate,
         "status": "finished" if match.finished else "running",

@@ -35,8 +35,9 @@ PURE_SUBSET = [
 
 # Native classes with mypyc's broken weak reference slot (see the test below) that nothing
 # ever refers to weakly: a dict subclass gets the slot from its builtin base, a generic class
-# from ``typing.Generic``.
+# from ``typing.Generic``, a subclass of an interpreted class (``ServerSeat``) from its base.
 WEAK_SLOT_UNUSED = {
+    "app.sessions.wire.ServerSeat",
     "engines.ambush.state.PerCell",
     "engines.envelope.Action",
     "engines.envelope.Actions",

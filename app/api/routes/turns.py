@@ -55,7 +55,7 @@ async def _awaited(
     # Read only: a sleeping match is answered from its log and its wake-up row, not woken.
     session = hub.sessions.get(match.id)
     if session is not None:
-        awaited = set(session.views.awaiting())
+        awaited = set(session.views.awaiting(session))
         ours = [seat for seat in mine if seat in awaited]
         ends = [
             session.turn_clocks.deadlines[s] for s in ours if s in session.turn_clocks.deadlines
