@@ -149,6 +149,8 @@ def test_how_to_play_is_linked_from_start_page_lobby_and_table(
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(server_url + "/")
+    # The start page draws its panels once the game catalogue (GET /api/games) has arrived.
+    page.wait_for_selector("#learn-panel a.howto-home", timeout=TIMEOUT)
     for game in GAMES:
         assert page.locator(f"#learn-panel a.howto-home[href='/howto/{game}']").count() == 1
     page.click("#learn-panel a.howto-home[href='/howto/castles']")
