@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import httpx
+import orjson
 import websockets
 from rampart_client import HeldView
 
@@ -29,6 +30,7 @@ from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions.hub import Hub
+from app.sessions.listener import Unmeasured
 from bench.tally.engine import TallyEngine
 from engines import registry
 
@@ -465,3 +467,22 @@ async def tally_in_process(folder: Path) -> AsyncIterator[dict[str, Any]]:
             yield world
     finally:
         registry.unregister("tally")
+
+
+class RecordingPeer(Unmeasured):
+    """An in-process connection that records, parsed, what the session sends it."""
+
+    def __init__(self, seat: int | None, account_id: int | None) -> None:
+        self.seat = seat
+        self.account_id = account_id
+        self.sent: list[dict[str, Any]] = []
+        self.closed: int | None = None
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(orjson.loads(text))
+
+    def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [message for message in self.sent if message["type"] == kind]

@@ -10,32 +10,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from app.errors import AppError
 from app.sessions import commands
-from app.sessions.listener import Unmeasured
-from tests.app.support import tally_in_process
-
-
-class FakePeer(Unmeasured):
-    """A connection that records what the session sends it."""
-
-    def __init__(self, seat: int | None, account_id: int | None) -> None:
-        self.seat = seat
-        self.account_id = account_id
-        self.sent: list[dict[str, Any]] = []
-        self.closed: int | None = None
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(orjson.loads(text))
-
-    def close(self, code: int = 1000) -> None:
-        self.closed = code
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [message for message in self.sent if message["type"] == kind]
+from tests.app.support import RecordingPeer, tally_in_process
 
 
 @pytest.fixture
@@ -73,7 +52,11 @@ async def test_an_engine_failure_answers_server_internal_and_the_match_plays_on(
 ) -> None:
     hub, players = world["hub"], world["players"]
     session = await hub.get(world["match_id"])
-    ann, bob, watcher = FakePeer(0, players[0].id), FakePeer(1, players[1].id), FakePeer(None, None)
+    ann, bob, watcher = (
+        RecordingPeer(0, players[0].id),
+        RecordingPeer(1, players[1].id),
+        RecordingPeer(None, None),
+    )
     for peer in (ann, bob, watcher):
         session.submit(commands.Attach(peer, None))
     await settle()
@@ -100,7 +83,7 @@ async def test_an_engine_failure_answers_server_internal_and_the_match_plays_on(
     assert hub.sessions[world["match_id"]] is session and session.version == 3
 
 
-class FailsOnce(FakePeer):
+class FailsOnce(RecordingPeer):
     """A connection whose first send raises (its welcome fails)."""
 
     failed = False
@@ -115,7 +98,7 @@ class FailsOnce(FakePeer):
 async def test_a_failing_welcome_answers_its_connection_only(world: dict[str, Any]) -> None:
     hub, players = world["hub"], world["players"]
     session = await hub.get(world["match_id"])
-    ann, bob = FakePeer(0, players[0].id), FailsOnce(1, players[1].id)
+    ann, bob = RecordingPeer(0, players[0].id), FailsOnce(1, players[1].id)
     session.submit(commands.Attach(ann, None))
     await settle()
     session.submit(commands.Attach(bob, None))
@@ -133,7 +116,7 @@ async def test_a_finished_match_loaded_from_the_log_answers_hello(
 ) -> None:
     hub, players, match_id = world["hub"], world["players"], world["match_id"]
     session = await hub.get(match_id)
-    ann = FakePeer(0, players[0].id)
+    ann = RecordingPeer(0, players[0].id)
     session.submit(commands.Attach(ann, None))
     session.submit(commands.Submit(ann, 0, 1, {"type": "resign"}))
     await settle()
@@ -141,7 +124,7 @@ async def test_a_finished_match_loaded_from_the_log_answers_hello(
     hub.sessions.pop(match_id)  # as after a restart: loaded again, finished, from the log
     loaded = await hub.get(match_id)
     assert loaded is not session and loaded.finished
-    bob, watcher = FakePeer(1, players[1].id), FakePeer(None, None)
+    bob, watcher = RecordingPeer(1, players[1].id), RecordingPeer(None, None)
     for peer in (bob, watcher):
         loaded.submit(commands.Attach(peer, None))
         welcome = peer.of_type("welcome")

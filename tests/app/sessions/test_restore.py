@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from app.__main__ import migrate
@@ -19,25 +18,12 @@ from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions import commands
 from app.sessions.hub import Hub
-from app.sessions.listener import Unmeasured
 from bench.tally.engine import TallyEngine
 from engines import registry
+from tests.app.support import RecordingPeer
 
 POISON = 13  # the cell on which the broken engine below fails
 RATE = 50.0  # match time runs 50 times faster: a tally bot's 1-3 s pause is 20-60 ms
-
-
-class Peer(Unmeasured):
-    def __init__(self, seat: int | None, account_id: int | None) -> None:
-        self.seat = seat
-        self.account_id = account_id
-        self.sent: list[dict[str, Any]] = []
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(orjson.loads(text))
-
-    def close(self, code: int = 1000) -> None:
-        return None
 
 
 @pytest.fixture
@@ -88,7 +74,7 @@ async def test_a_bot_on_turn_when_the_state_is_restored_still_plays(
     world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = await world["hub"].get(world["match_id"])
-    ann = Peer(0, world["account_id"])
+    ann = RecordingPeer(0, world["account_id"])
     session.submit(commands.Attach(ann, None))
     session.submit(commands.Submit(ann, 0, 1, {"type": "move", "cell": 0}))
     assert await until(lambda: session.version == 1)

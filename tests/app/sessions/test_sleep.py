@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from sqlalchemy import select
 
@@ -22,31 +21,12 @@ from app.db.models import MatchAction, MatchWakeup
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
 from app.sessions import commands
 from app.sessions.hub import Hub
-from app.sessions.listener import Unmeasured
 from app.sessions.sleep import Wakeups
 from bench.tally.engine import TallyEngine
 from engines import registry
+from tests.app.support import RecordingPeer
 
 QUIET_S = 0.2  # the hibernate_after_s of these hubs
-
-
-class FakePeer(Unmeasured):
-    """A connection that records what the session sends it."""
-
-    def __init__(self, seat: int | None, account_id: int | None) -> None:
-        self.seat = seat
-        self.account_id = account_id
-        self.sent: list[dict[str, Any]] = []
-        self.closed: int | None = None
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(orjson.loads(text))
-
-    def close(self, code: int = 1000) -> None:
-        self.closed = code
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [message for message in self.sent if message["type"] == kind]
 
 
 class World:
@@ -137,7 +117,7 @@ async def test_an_idle_match_falls_asleep_and_an_action_wakes_it(world: World) -
     await hub.start()
     match_id, players = await world.match()
     session = await hub.get(match_id)
-    ann = FakePeer(0, players[0])
+    ann = RecordingPeer(0, players[0])
     session.submit(commands.Attach(ann, None))
     session.submit(commands.Submit(ann, 0, 1, {"type": "move", "cell": 0}))
     await until(lambda: ann.of_type("ack"))
@@ -148,7 +128,7 @@ async def test_an_idle_match_falls_asleep_and_an_action_wakes_it(world: World) -
     # The next comer wakes it, at the version it slept at; the next move is version 2.
     woken = await hub.get(match_id)
     assert woken is not session and woken.version == 1
-    bob = FakePeer(1, players[1])
+    bob = RecordingPeer(1, players[1])
     woken.submit(commands.Attach(bob, 1))
     woken.submit(commands.Submit(bob, 1, 1, {"type": "move", "cell": 1}))
     await until(lambda: bob.of_type("ack"))
@@ -162,7 +142,7 @@ async def test_a_watched_match_stays_awake(world: World) -> None:
     await hub.start()
     match_id, _ = await world.match()
     session = await hub.get(match_id)
-    session.submit(commands.Attach(FakePeer(None, None), None))  # a spectator watches
+    session.submit(commands.Attach(RecordingPeer(None, None), None))  # a spectator watches
     await asyncio.sleep(QUIET_S * 3)
     assert hub.sessions.get(match_id) is session
     assert await world.wakeup(match_id) is None
@@ -265,7 +245,7 @@ async def test_a_session_held_across_its_sleep_sends_its_socket_to_the_woken_one
     match_id, players = await world.match()
     held = await hub.get(match_id)
     await asleep(world, hub, match_id)
-    late = FakePeer(0, players[0])
+    late = RecordingPeer(0, players[0])
     held.submit(commands.Attach(late, None))
     held.submit(commands.Submit(late, 0, 1, {"type": "move", "cell": 0}))
     await asyncio.sleep(0.05)
@@ -334,7 +314,7 @@ async def test_stopping_finishes_a_sleep_under_way(world: World) -> None:
     hub.sleeper.poll_s = 0.01
     hub.sleeper.start()
     await written.wait()
-    ann = FakePeer(0, players[0])
+    ann = RecordingPeer(0, players[0])
     session.submit(commands.Attach(ann, None))  # someone came: the match stays awake
     stopping = asyncio.create_task(hub.sleeper.stop())
     await asyncio.sleep(0.05)
