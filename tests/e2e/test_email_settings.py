@@ -23,10 +23,8 @@ TIMEOUT = 10_000
 
 @pytest.fixture(scope="module")
 def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.controller.start()
-    yield box
-    box.controller.stop()
+    with Mailbox.serving() as box:
+        yield box
 
 
 @pytest.fixture(scope="module")

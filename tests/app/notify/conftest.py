@@ -17,10 +17,8 @@ BATCH_S = 2.0
 
 @pytest.fixture(scope="module")
 def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.controller.start()
-    yield box
-    box.controller.stop()
+    with Mailbox.serving() as box:
+        yield box
 
 
 def mailing_env(mailbox: Mailbox, batch_s: float = BATCH_S) -> dict[str, str]:

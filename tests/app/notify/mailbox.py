@@ -6,6 +6,8 @@ import asyncio
 import email
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from email.message import EmailMessage
 from email.policy import default
 from typing import Any
@@ -25,6 +27,17 @@ class Mailbox:
         self._lock = threading.Lock()
         self.port = free_port()
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+
+    @classmethod
+    @contextmanager
+    def serving(cls) -> Iterator[Mailbox]:
+        """A mailbox whose SMTP server runs on 127.0.0.1 while the block does."""
+        box = cls()
+        box.controller.start()
+        try:
+            yield box
+        finally:
+            box.controller.stop()
 
     @property
     def url(self) -> str:
