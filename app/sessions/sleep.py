@@ -94,10 +94,11 @@ def apply_carry(session: GameSession, carry: dict[str, Any]) -> None:
     """A match rebuilt from its log takes back what it had when it fell asleep: its clocks
     were running all along (no time is forgiven), and its away seats left when they left."""
     clocks = session.turn_clocks
-    clocks.running_since.clear()
-    clocks.running_since.update({int(s): int(at) for s, at in carry["running_since"].items()})
-    clocks.banks.update({int(s): int(left) for s, left in carry["banks"].items()})
-    clocks.update(session.views.awaiting(session), session.clock.now(), None)  # deadlines again
+    clocks.resume(
+        {int(s): int(at) for s, at in carry["running_since"].items()},
+        {int(s): int(left) for s, left in carry["banks"].items()},
+    )
+    clocks.update(session.views.awaiting(session), session.clock.now(), None)
     away = session.connections.away
     away.clear()
     away.update({int(s): int(at) for s, at in carry["away"].items()})

@@ -102,9 +102,17 @@ class TurnClocks:
     ) -> TurnClocks:
         """Clocks as they were kept (a sleeping match's: each running seat's start and each
         seat's bank, in match ms), their deadlines computed again."""
-        clocks = cls(control, banks=dict(banks), running_since=dict(running_since))
-        clocks.recompute()
+        clocks = cls(control)
+        clocks.resume(running_since, banks)
         return clocks
+
+    def resume(self, running_since: Mapping[int, int], banks: Mapping[int, int]) -> None:
+        """Take back the clocks as they were kept (each running seat's start, each seat's
+        bank, in match ms), and compute their deadlines again."""
+        self.running_since.clear()
+        self.running_since.update(running_since)
+        self.banks.update(banks)
+        self.recompute()
 
     def update(self, awaiting: Iterable[int], now_ms: int, acted: int | None) -> bool:
         """Start clocks for newly awaited seats, restart the acting seat's turn, stop the
