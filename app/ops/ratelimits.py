@@ -3,11 +3,11 @@
 Each limit is a ``limits`` rate string such as ``"60/minute;1000/day"`` (every part must hold)
 counted over a moving window by the ``limits`` library (at most 60 in any 60 seconds; a refusal's
 ``Retry-After`` is when the oldest attempt leaves the window): in this process's memory without
-Redis, in Redis (one count for every process) with ``RAMPART_REDIS_URL``. A refused attempt
-costs nothing; an allowed one is counted against every part. Token-bucket settings (a burst,
-then so many a minute) become ``bucket_rate``: the burst in the time the bucket takes to
-refill. A Redis that does not answer lets the attempt through (logged): a limit never turns an
-outage into refusals.
+Redis (``app.ops.windows``), in Redis (one count for every process) with
+``RAMPART_REDIS_URL``. A refused attempt costs nothing; an allowed one is counted against
+every part. Token-bucket settings (a burst, then so many a minute) become ``bucket_rate``:
+the burst in the time the bucket takes to refill. A Redis that does not answer lets the
+attempt through (logged): a limit never turns an outage into refusals.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from redis.asyncio import ConnectionPool
@@ -30,6 +30,7 @@ from app.accounts.throttle import address_key
 from app.config import Settings
 from app.errors import AppError
 from app.ops.sockets import OpenSockets
+from app.ops.windows import LocalWindows
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class RateLimits:
                 connection_pool=self.pool,  # type: ignore[arg-type]
             )
         else:
-            self.storage = MemoryStorage(wrap_exceptions=True)
+            self.storage = LocalWindows()  # counted inline: no task, no thread
         self.limiter = MovingWindowRateLimiter(self.storage)
         self._parsed: dict[str, list[RateLimitItem]] = {}
         self._warned_at = -WARN_EVERY_S
@@ -133,9 +134,6 @@ class RateLimits:
     async def close(self) -> None:
         if self.pool is not None:
             await self.pool.disconnect()
-        timer = getattr(self.storage, "timer", None)  # the memory store's expiry task
-        if timer is not None:
-            timer.cancel()
 
 
 class EdgeLimits:
