@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from limits import parse
@@ -40,7 +41,8 @@ async def test_counting_attempts_starts_no_task_and_hands_nothing_to_a_thread() 
 
     limits = RateLimits()
     loop.set_task_factory(counting_factory)
-    loop.run_in_executor = counting_executor  # type: ignore[method-assign]
+    handing = patch.object(loop, "run_in_executor", counting_executor)
+    handing.start()
     try:
         for key in range(100):
             await limits.hit(RULE, f"k{key}")
@@ -50,7 +52,7 @@ async def test_counting_attempts_starts_no_task_and_hands_nothing_to_a_thread() 
         assert handed == []
     finally:
         loop.set_task_factory(None)
-        del loop.run_in_executor
+        handing.stop()
         await limits.close()
 
 
