@@ -181,5 +181,25 @@ def create_sqlite_sync_engine(engine: AsyncEngine) -> Engine:
     return sync
 
 
+class InlineClosingSession(AsyncSession):
+    """A session whose ``async with`` closes it in the caller's task, for a SQLite file.
+
+    SQLAlchemy's own closes the session in a task of its own and waits for that task, so that
+    a cancellation cannot abandon the close half-way: the caller gives up the loop for a turn
+    while the session still holds its connection (a session that only read holds one until
+    it closes). With many requests at once, each holds its connection through that turn, the
+    pool runs past its size and opens connections (a thread and a file each) that are closed
+    again on their return, and past its overflow requests wait for one. On the inline
+    connections (``app.db.inline_sqlite``) a close never waits (its rollback takes no lock),
+    so there is no half-way point to abandon: the connection is back before the task yields."""
+
+    async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        await self.close()
+
+
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep their objects' values after a commit; on a SQLite file, closed in
+    the caller's task (``InlineClosingSession``)."""
+    if sqlite_file(engine.url.render_as_string(hide_password=False)) is not None:
+        return async_sessionmaker(engine, expire_on_commit=False, class_=InlineClosingSession)
     return async_sessionmaker(engine, expire_on_commit=False)
