@@ -46,6 +46,9 @@ COLUMNS = (
     "arbitration",
     "created_at",
 )
+# The columns a staged row gives (``created_at`` is its transaction's). A session's row also
+# brings its events' JSON text, ``events_json``, which the writer stores as is (``action_params``).
+ROW_COLUMNS = COLUMNS[:-1]
 SQLITE_INSERT = (
     f"INSERT INTO match_actions ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 )
@@ -359,8 +362,12 @@ class ActionLogWriter:
             # compile and BEGIN/COMMIT cost the app more CPU than the rows themselves.
             await self.postgres.write(rows)
             return
-        created_at = utcnow()  # another driver: through SQLAlchemy
+        created_at = utcnow()  # another driver: through SQLAlchemy, the row's columns only
         async with self.engine.begin() as connection:
             await connection.execute(
-                insert(MatchAction), [{**row, "created_at": created_at} for row in rows]
+                insert(MatchAction),
+                [
+                    {**{name: row[name] for name in ROW_COLUMNS}, "created_at": created_at}
+                    for row in rows
+                ],
             )

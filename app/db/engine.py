@@ -29,9 +29,12 @@ json_text = encode_text
 
 def action_params(row: dict[str, Any], created_at: Any, no_arbitration: Any) -> tuple[Any, ...]:
     """A ``match_actions`` row as a driver's parameters, in column order: JSON columns as
-    compact text, a missing ``arbitration`` as ``no_arbitration`` (what SQLAlchemy's JSON
-    type stores for None on that database), ``created_at`` as the driver takes it."""
+    compact text (the events' text as the row brings it in ``events_json``, when it does: a
+    session encodes a move's events once), a missing ``arbitration`` as ``no_arbitration``
+    (what SQLAlchemy's JSON type stores for None on that database), ``created_at`` as the
+    driver takes it."""
     arbitration = row["arbitration"]
+    events = row.get("events_json") or json_text(row["events"])
     return (
         row["match_id"],
         row["version"],
@@ -41,7 +44,7 @@ def action_params(row: dict[str, Any], created_at: Any, no_arbitration: Any) -> 
         json_text(row["action"]),
         row["at_ms"],
         row["cause"],
-        json_text(row["events"]),
+        events,
         no_arbitration if arbitration is None else json_text(arbitration),
         created_at,
     )

@@ -16,6 +16,7 @@ from app.sessions.connections import Connections
 from app.sessions.listener import MatchPeer
 from app.sessions.races import RaceDesk
 from app.sessions.replies import Replies
+from app.sessions.seat_views import Shared, patch_head
 from app.sessions.timecontrol import TurnClocks
 from app.sessions.turns import TurnWatch
 from app.sessions.welcome import Welcoming, welcome
@@ -59,14 +60,17 @@ class Announcer:
         for decision in decided:
             self.replies.grab_decided(decision, self.clock.now())
         started = time.perf_counter()
-        events, at_ms = change.events, change.at_ms
-        public = None
+        events, at_ms, views = change.events, change.at_ms, self.views
         if all(event.get("visible_to", ALL) == ALL for event in events):
-            public = wire.dumps(events_for(events, None))  # encoded once for everyone
-        views = self.views
-        for peer in list(self.peers):
-            text = views.patch_text(match, peer.seat, version, events, at_ms, public)
-            peer.send_numbered(text, version)
+            # Everyone sees the same events: encoded once, and one text per distinct body.
+            head = patch_head(version, at_ms, wire.dumps(events_for(events, None)))
+            texts: Shared = {}
+            for peer in list(self.peers):
+                peer.send_numbered(views.shared_patch(match, peer.seat, head, texts), version)
+        else:
+            for peer in list(self.peers):
+                text = views.patch_text(match, peer.seat, version, events, at_ms)
+                peer.send_numbered(text, version)
         METRICS.broadcast_seconds.observe(time.perf_counter() - started)
         self.turns.moved(views.awaiting(match))
 

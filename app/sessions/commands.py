@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from app.jsonenc import encode_kept
+from app.jsonenc import encode_text
 from app.sessions.listener import MatchPeer
 from engines.base import Event
 
@@ -66,6 +66,8 @@ class Change:
     arbitration: dict[str, Any] | None = None
     # Runs once the change is logged, before any broadcast (the mover's ack).
     before_broadcast: Answer | None = None
+    # The events as JSON, encoded once (``log_row``) for the action log's row and the history.
+    events_json: str = ""
 
     @classmethod
     def played(cls, command: Submit, at_ms: int, events: list[Event], answer: Answer) -> Change:
@@ -86,7 +88,11 @@ class Change:
     def log_row(
         self, match_id: int, version: int, arbitration: dict[str, Any] | None
     ) -> dict[str, Any]:
-        """The change as the ``match_actions`` row of ``version`` (``ActionLogWriter``)."""
+        """The change as the ``match_actions`` row of ``version`` (``ActionLogWriter``). Its
+        events are encoded here, once (``events_json``): the row is written with that text and
+        the history keeps it. Connections get their seat's filter of the events, which drops
+        ``visible_to``, so their JSON is not this text and is encoded apart."""
+        self.events_json = encode_text(self.events)
         return {
             "match_id": match_id,
             "version": version,
@@ -97,6 +103,7 @@ class Change:
             "at_ms": self.at_ms,
             "cause": self.cause,
             "events": self.events,
+            "events_json": self.events_json,
             "arbitration": arbitration,
         }
 
@@ -135,16 +142,21 @@ Command = FromPeer | Told
 class History:
     """The last versions' full events, for resuming clients without a database read.
 
-    Events are kept serialised: a bytes object per version instead of a tree of dicts keeps
+    Events are kept serialised: a string of JSON per version instead of a tree of dicts keeps
     hundreds of live matches' histories out of the cyclic garbage collector's scans, whose
-    pauses would otherwise land on every client's latency.
+    pauses would otherwise land on every client's latency. A live match keeps the text its
+    action log row was written with (``Change.log_row``), not an encoding of its own.
     """
 
     limit: int
-    entries: deque[tuple[int, bytes, int]] = field(default_factory=deque)
+    entries: deque[tuple[int, str, int]] = field(default_factory=deque)
 
     def append(self, version: int, events: list[Event], at_ms: int) -> None:
-        self.entries.append((version, encode_kept(events), at_ms))
+        self.append_json(version, encode_text(events), at_ms)
+
+    def append_json(self, version: int, events_json: str, at_ms: int) -> None:
+        """``append`` of events already encoded (``encode_text``: compact, its own size)."""
+        self.entries.append((version, events_json, at_ms))
         while len(self.entries) > self.limit:
             self.entries.popleft()
 

@@ -97,7 +97,7 @@ class RaceDesk:
         cooldown_ms = int(options.get("grab_cooldown_ms", 250))
         desk = cls(seed, cooldown_ms=cooldown_ms, rate=clock.rate)
         if view.get("phase") == "ambush":
-            called = [v for v, raw, _ in history.entries if b'"ambush_called"' in raw]
+            called = [v for v, raw, _ in history.entries if '"ambush_called"' in raw]
             living = sorted(engine.to_act(state))
             desk.arbiter.start_race(called[-1] if called else version, clock.precise(), living)
         return desk

@@ -16,6 +16,8 @@ from engines.base import Event, awaiting_seats, events_for, view_audience
 SMALL_VIEW_CHARS = 256
 # ``_diff_part``'s answer for "send the whole view".
 _WHOLE = ""
+# A broadcast's patch texts, by the identity of their body (``SeatViews.shared_patch``).
+Shared = dict[int, str]
 
 
 class _Built:
@@ -29,6 +31,7 @@ class _Built:
         "bodies",
         "differ",
         "diffs",
+        "idle",
         "legal",
         "texts",
         "to_act",
@@ -48,6 +51,7 @@ class _Built:
         self.diffs: dict[tuple[Hashable, Hashable], str] = {}  # (old, new audience) -> part
         self.differ: DiffBuilder | None = None  # this version's: shares work between audiences
         self.whole: dict[int | None, str] = {}
+        self.idle: dict[Hashable, str] = {}  # whole bodies of seats with no legal action
         self.bodies: dict[int | None, str] = {}
         self.awaiting_text: str | None = None
 
@@ -153,15 +157,28 @@ class SeatViews:
         return built.awaiting_text
 
     def _whole_body(self, match: Position, built: _Built, seat: int | None) -> str:
-        """``"view":…,"legal":…,"awaiting":…`` for ``seat``, whole, to splice into a message."""
+        """``"view":…,"legal":…,"awaiting":…`` for ``seat``, whole, to splice into a message.
+        Seats with no legal action that see alike (spectators, players waiting for their
+        turn) get one body, the same object, so a broadcast shares their patch text too."""
         body = built.whole.get(seat)
         if body is None:
             legal = self._legal(match, built, seat)
-            legal_json = wire.dumps(legal) if legal else "[]"
-            view = self._view_text(match, built, seat)
-            awaiting = self._awaiting_json(match, built)
-            body = built.whole[seat] = f'"view":{view},"legal":{legal_json},"awaiting":{awaiting}'
+            if legal:
+                body = self._compose_whole(match, built, seat, wire.dumps(legal))
+            else:
+                audience = self._audience_view(match, built, seat)[0]
+                body = built.idle.get(audience)
+                if body is None:
+                    body = built.idle[audience] = self._compose_whole(match, built, seat, "[]")
+            built.whole[seat] = body
         return body
+
+    def _compose_whole(
+        self, match: Position, built: _Built, seat: int | None, legal_json: str
+    ) -> str:
+        view = self._view_text(match, built, seat)
+        awaiting = self._awaiting_json(match, built)
+        return f'"view":{view},"legal":{legal_json},"awaiting":{awaiting}'
 
     def body(self, match: Position, seat: int | None) -> str:
         """The seat's part of this version's patch: a diff from the previous version
@@ -225,16 +242,31 @@ class SeatViews:
         version: int,
         events: list[Event],
         at_ms: int,
-        public_events: str | None = None,
         *,
         whole: bool = False,
     ) -> str:
-        """The ``patch`` message for ``seat``. ``public_events``: the events' JSON when every
-        seat sees all of them (encoded once per broadcast instead of once per connection).
-        ``whole``: with the whole view, for a connection not in step (a resumed one hears
-        the versions it missed after a ``welcome`` at the current version)."""
-        shown = public_events if public_events is not None else wire.dumps(events_for(events, seat))
-        head = f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{shown},'
+        """The ``patch`` message for ``seat``, with the events it may see (a broadcast where
+        every seat sees them all goes through ``shared_patch`` instead). ``whole``: with the
+        whole view, for a connection not in step (a resumed one hears the versions it missed
+        after a ``welcome`` at the current version)."""
+        shown = wire.dumps(events_for(events, seat))
         built = self._built(match)
         body = self._whole_body(match, built, seat) if whole else self._body(match, built, seat)
-        return head + body + "}"
+        return patch_head(version, at_ms, shown) + body + "}"
+
+    def shared_patch(self, match: Position, seat: int | None, head: str, texts: Shared) -> str:
+        """The ``patch`` for ``seat`` in a broadcast where every seat sees the same events
+        (``head``: ``patch_head``): connections whose part is the same object (one seat's, or
+        seats that share a body: ``_whole_body``) share one text, kept in ``texts`` for the
+        length of the broadcast."""
+        body = self.body(match, seat)
+        key = id(body)  # the body is held by this version's builds for the whole broadcast
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = head + body + "}"
+        return text
+
+
+def patch_head(version: int, at_ms: int, events_json: str) -> str:
+    """A ``patch`` message up to its seat's part (``SeatViews.body``)."""
+    return f'{{"type":"patch","version":{version},"at_ms":{at_ms},"events":{events_json},'

@@ -321,7 +321,7 @@ class GameSession(Actor):
         the match (its result is then recorded before anyone hears)."""
         self.version = version
         self.clock.observe(change.at_ms)
-        self.history.append(version, change.events, change.at_ms)
+        self.history.append_json(version, change.events_json, change.at_ms)  # the row's text
         self.deadlines.moved()  # the seat views move on by themselves: ``SeatViews._built``
         return self.engine.outcome(self.state) is not None
 

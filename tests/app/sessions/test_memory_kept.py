@@ -21,9 +21,9 @@ from tests.app.support import tally_in_process
 
 
 def test_history_entries_hold_their_own_size_not_the_encoders_buffer() -> None:
-    """Each version's events are kept as JSON bytes; orjson's result is the whole buffer it
-    wrote into (4 KiB for a short event list), so kept as it comes, 256 finished matches of a
-    few hundred versions each held tens of megabytes."""
+    """Each version's events are kept as JSON text of its own size; orjson's result is the
+    whole buffer it wrote into (4 KiB for a short event list), so kept as it comes, 256
+    finished matches of a few hundred versions each held tens of megabytes."""
     history = History(limit=512)
     events = [{"type": "moved", "seat": 1, "cell": 3}]
     tracemalloc.start()
