@@ -4,9 +4,10 @@ A table opens as the load's set-up and a player's browser open one (``open_table
 guest accounts, a lobby, three joins and the start, nine requests. ``--tables`` of them are
 opened with ``--concurrency`` under way at once against a real ``python -m app`` on a fresh
 SQLite database (per-address limits lifted: every client here is 127.0.0.1; the limit of new
-tables per account counted), after ``--warmup`` tables that are not counted. Printed: tables a second (wall clock), the server's
-CPU per table (from ``/proc``), the requests' latency, and the client's own CPU (httpx shares
-the machine's cores with the server, so on two cores it is part of the ceiling).
+tables per account counted), after ``--warmup`` tables that are not counted. Printed: tables a
+second (wall clock), the server's CPU per table (from ``/proc``), the requests' latency, and
+the client's own CPU per table (httpx shares the machine's cores with the server, so on two
+cores it is part of the ceiling).
 
     .venv/bin/python bench/table_rate.py                       # 400 tables, 25 at once
     .venv/bin/python bench/table_rate.py --tables 1000 --concurrency 50
@@ -90,6 +91,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_ms_per_table": round(server_cpu * 1000 / args.tables, 2),
         "server_cpu_pct": round(server_cpu * 100 / wall, 1),
         "client_cpu_pct": round(own_cpu * 100 / wall, 1),
+        "client_cpu_ms_per_table": round(own_cpu * 1000 / args.tables, 2),
         "request_ms": {
             "p50": round(percentile(latencies, 50), 2),
             "p99": round(percentile(latencies, 99), 2),
@@ -111,7 +113,8 @@ def main() -> None:
     print(
         f"{result['tables_per_s']} tables/s ({args.concurrency} at once), "
         f"server {result['server_cpu_ms_per_table']} ms CPU per table "
-        f"({result['server_cpu_pct']} % of a core), client {result['client_cpu_pct']} %, "
+        f"({result['server_cpu_pct']} % of a core), client {result['client_cpu_ms_per_table']} ms "
+        f"({result['client_cpu_pct']} %), "
         f"request p50 {result['request_ms']['p50']} ms p99 {result['request_ms']['p99']} ms",
         file=sys.stderr,
     )
