@@ -58,6 +58,8 @@ SOURCES = [
     "app/sessions/deadlines.py",
     "app/sessions/actor.py",
     "app/sessions/announce.py",
+    "app/sessions/turns.py",
+    "app/sessions/timecontrol.py",
 ]
 WORK = ROOT / "build" / "mypyc"  # generated C, objects and mypy's cache for the build
 
