@@ -33,6 +33,7 @@ from app.ops.logs import RequestIdMiddleware
 from app.ops.metrics import RequestMetricsMiddleware
 from app.practice.service import install_practice_bots
 from app.realtime import contract, gateway, lobby_socket
+from app.realtime.entry import RampartApp
 from app.realtime.services import provide
 from app.web import mount_static
 from app.wiring import register_extra_engines, running
@@ -50,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             provide(app, services)
             yield
 
-    app = FastAPI(
+    app = RampartApp(
         title="Rampart",
         summary="A real-time multiplayer server for castle card games",
         version="0.1.0",

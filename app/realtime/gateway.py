@@ -52,7 +52,14 @@ def _error(peer: Peer, code: str, message: str, client_seq: int | None = None) -
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(websocket: WebSocket, match_id: int, services: ServicesDep) -> None:
     """The match protocol (``serve_match``) for a socket its address may still open
-    (``app.realtime.admission``)."""
+    (``app.realtime.admission``). Most match sockets reach ``serve_admitted`` without this
+    route, from ``app.realtime.entry``; the route serves what the entry leaves to the routed
+    stack."""
+    await serve_admitted(websocket, match_id, services)
+
+
+async def serve_admitted(websocket: WebSocket, match_id: int, services: Services) -> None:
+    """``serve_match`` for a socket its address may still open (``app.realtime.admission``)."""
     async with admitted(websocket, services) as allowed:
         if allowed:
             await serve_match(websocket, match_id, services)

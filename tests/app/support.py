@@ -14,14 +14,16 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 import httpx
 import orjson
+import uvicorn
 import websockets
+from fastapi import FastAPI
 from rampart_client import HeldView
 
 from app.__main__ import migrate, serve_command
@@ -29,6 +31,8 @@ from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
 from app.db.repositories import AccountRepository, MatchRepository, SeatSpec
+from app.main import create_app
+from app.realtime.frames import FrameProtocol
 from app.sessions.hub import Hub
 from app.sessions.listener import Unmeasured
 from bench.tally.engine import TallyEngine
@@ -486,3 +490,51 @@ class RecordingPeer(Unmeasured):
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [message for message in self.sent if message["type"] == kind]
+
+
+@contextlib.asynccontextmanager
+async def served_in_process(
+    folder: Path, prepare: Callable[[FastAPI], None] | None = None
+) -> AsyncIterator[str]:
+    """The application on uvicorn in this process, as ``python -m app`` serves it (a fresh
+    SQLite database in ``folder``, the bench games), after ``prepare`` had it; yields its base
+    URL (``http://...``)."""
+    url = f"sqlite+aiosqlite:///{folder}/rampart.db"
+    await asyncio.to_thread(migrate, url)
+    port = free_port()
+    app = create_app(Settings(database_url=url, bench_games=True))
+    if prepare is not None:
+        prepare(app)
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        ws=FrameProtocol,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        log_config=None,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        assert not task.done(), "the server did not start"
+        await asyncio.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def open_tally_match(http: httpx.AsyncClient) -> tuple[int, str]:
+    """A two-seat ``tally`` match opened over REST: its id and its first player's token."""
+    tokens = []
+    for name in ("ann", "bob"):
+        reply = await http.post("/api/accounts", json={"name": name})
+        tokens.append(reply.json()["token"])
+    auth = [{"authorization": f"Bearer {t}"} for t in tokens]
+    body = {"game": "tally", "seats": 2, "options": {"target": 100}}
+    lobby = (await http.post("/api/lobbies", json=body, headers=auth[0])).json()
+    await http.post(f"/api/lobbies/{lobby['id']}/join", json={}, headers=auth[1])
+    started = await http.post(f"/api/lobbies/{lobby['id']}/start", json={}, headers=auth[0])
+    return int(started.json()["match_id"]), tokens[0]

@@ -11,69 +11,22 @@ each connection must be gone once it has closed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
-import uvicorn
 import websockets
 from starlette.websockets import WebSocket
 from websockets.server import ServerProtocol
 
-from app.__main__ import migrate
-from app.config import Settings
-from app.main import create_app
 from app.realtime.frames import FrameProtocol
 from app.realtime.peer import Peer
-from tests.app.support import free_port
+from tests.app.support import open_tally_match, served_in_process
 
 CYCLES = 20
 # Connections whose task has not quite ended when the count is read.
 TOLERANCE = 2
-
-
-@contextlib.asynccontextmanager
-async def serving(folder: Path) -> AsyncIterator[str]:
-    """The application on uvicorn in this process, as ``python -m app`` serves it; yields
-    its base URL (``http://...``)."""
-    url = f"sqlite+aiosqlite:///{folder}/rampart.db"
-    await asyncio.to_thread(migrate, url)
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(Settings(database_url=url, bench_games=True)),
-        host="127.0.0.1",
-        port=port,
-        ws=FrameProtocol,
-        ws_per_message_deflate=False,
-        log_level="warning",
-        log_config=None,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not task.done(), "the server did not start"
-        await asyncio.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
-
-
-async def open_match(http: httpx.AsyncClient) -> tuple[int, str]:
-    tokens = []
-    for name in ("ann", "bob"):
-        reply = await http.post("/api/accounts", json={"name": name})
-        tokens.append(reply.json()["token"])
-    auth = [{"authorization": f"Bearer {t}"} for t in tokens]
-    body = {"game": "tally", "seats": 2, "options": {"target": 100}}
-    lobby = (await http.post("/api/lobbies", json=body, headers=auth[0])).json()
-    await http.post(f"/api/lobbies/{lobby['id']}/join", json={}, headers=auth[1])
-    started = await http.post(f"/api/lobbies/{lobby['id']}/start", json={}, headers=auth[0])
-    return int(started.json()["match_id"]), tokens[0]
 
 
 async def match_cycle(base: str, match_id: int, token: str) -> None:
@@ -99,9 +52,9 @@ def connection_objects() -> int:
 async def test_closed_match_and_lobby_sockets_leave_nothing_for_the_collector(
     tmp_path: Path,
 ) -> None:
-    async with serving(tmp_path) as base:
+    async with served_in_process(tmp_path) as base:
         async with httpx.AsyncClient(base_url=base) as http:
-            match_id, token = await open_match(http)
+            match_id, token = await open_tally_match(http)
         ws_base = base.replace("http://", "ws://")
         # Once each first: the match's session and the lobby feed are loaded.
         await match_cycle(ws_base, match_id, token)
