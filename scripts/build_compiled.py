@@ -60,6 +60,7 @@ SOURCES = [
     "app/sessions/announce.py",
     "app/sessions/turns.py",
     "app/sessions/timecontrol.py",
+    "app/jsonenc.py",
 ]
 WORK = ROOT / "build" / "mypyc"  # generated C, objects and mypy's cache for the build
 

@@ -5,7 +5,7 @@ the end."""
 from __future__ import annotations
 
 import time
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from app.ops.metrics import METRICS
 from app.protocol.match import Ended
@@ -20,7 +20,33 @@ from app.sessions.seat_views import Shared, patch_head
 from app.sessions.timecontrol import TurnClocks
 from app.sessions.turns import TurnWatch
 from app.sessions.welcome import Welcoming, welcome
-from engines.base import ALL, events_for
+from engines.base import ALL, Event, events_for
+
+# How a public event made by ``make_event`` ends in the log's JSON (``public_events``).
+PUBLIC_END: Final = f',"visible_to":"{ALL}"}}'
+
+
+def public_events(events: list[Event], logged: str) -> str | None:
+    """The events' JSON as every connection gets it, when every event is shown whole to
+    everyone (None when some are not: each seat then gets its own filter, ``events_for``).
+
+    Made from ``logged``, their JSON in the action log's row, when it can be. All that
+    ``events_for`` takes out of a public event is its ``visible_to`` (and a ``redacted``
+    form): an event ``make_event`` made has ``visible_to`` as its last key, and orjson writes
+    keys in their order, so its JSON ends with ``PUBLIC_END``, which is then replaced by the
+    closing brace alone. That is done only when the text holds ``PUBLIC_END`` exactly once
+    per event: a JSON string escapes its quotes, so only an object whose last key is
+    ``visible_to`` makes it, and a nested one would make one more. Otherwise the filtered
+    events are encoded (the same bytes, at the cost of copying and encoding them again)."""
+    from_log = True
+    for event in events:
+        if event.get("visible_to", ALL) != ALL:
+            return None
+        if "redacted" in event or next(reversed(event)) != "visible_to":
+            from_log = False
+    if from_log and logged.count(PUBLIC_END) == len(events):
+        return logged.replace(PUBLIC_END, "}")
+    return wire.dumps(events_for(events, None))
 
 
 class Announced(Welcoming, Protocol):
@@ -61,9 +87,10 @@ class Announcer:
             self.replies.grab_decided(decision, self.clock.now())
         started = time.perf_counter()
         events, at_ms, views = change.events, change.at_ms, self.views
-        if all(event.get("visible_to", ALL) == ALL for event in events):
-            # Everyone sees the same events: encoded once, and one text per distinct body.
-            head = patch_head(version, at_ms, wire.dumps(events_for(events, None)))
+        shown = public_events(events, change.events_json)
+        if shown is not None:
+            # Everyone sees the same events: one head, and one text per distinct body.
+            head = patch_head(version, at_ms, shown)
             texts: Shared = {}
             for peer in list(self.peers):
                 peer.send_numbered(views.shared_patch(match, peer.seat, head, texts), version)

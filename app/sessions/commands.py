@@ -40,40 +40,73 @@ class GrabInput:
     arrival: float
 
 
-@dataclass
+# ``Submit`` and ``Change`` are plain classes, not dataclasses: compiled (the session path
+# is), a dataclass is built through its generated ``__init__``, which stays Python and costs
+# several times a compiled one, and one of each is built for every move.
+
+
 class Submit:
-    peer: MatchPeer
-    seat: int
-    client_seq: int
-    action: dict[str, Any]
-    version: int | None = None
-    grab: bool = False
-    arbitration: dict[str, Any] | None = None
-    measured: GrabInput | None = None
+    """An action a connection sent (``client_seq``: its number for that account and seat),
+    based on ``version`` if given; a ``grab`` with its ``arbitration`` record and what the
+    gateway ``measured``."""
+
+    def __init__(
+        self,
+        peer: MatchPeer,
+        seat: int,
+        client_seq: int,
+        action: dict[str, Any],
+        version: int | None = None,
+        grab: bool = False,
+        arbitration: dict[str, Any] | None = None,
+        measured: GrabInput | None = None,
+    ) -> None:
+        self.peer = peer
+        self.seat = seat
+        self.client_seq = client_seq
+        self.action = action
+        self.version = version
+        self.grab = grab
+        self.arbitration = arbitration
+        self.measured = measured
 
 
-@dataclass
 class Change:
     """An accepted change on its way to the action log, then to every connection."""
 
-    seat: int | None
-    action: dict[str, Any]
-    at_ms: int
-    events: list[Event]
-    cause: str
-    account_id: int | None = None
-    client_seq: int | None = None
-    arbitration: dict[str, Any] | None = None
-    # Runs once the change is logged, before any broadcast (the mover's ack).
-    before_broadcast: Answer | None = None
-    # The events as JSON, encoded once (``log_row``) for the action log's row and the history.
-    events_json: str = ""
+    def __init__(
+        self,
+        seat: int | None,
+        action: dict[str, Any],
+        at_ms: int,
+        events: list[Event],
+        cause: str,
+        account_id: int | None = None,
+        client_seq: int | None = None,
+        arbitration: dict[str, Any] | None = None,
+        before_broadcast: Answer | None = None,
+    ) -> None:
+        self.seat = seat
+        self.action = action
+        self.at_ms = at_ms
+        self.events = events
+        self.cause = cause
+        self.account_id = account_id
+        self.client_seq = client_seq
+        self.arbitration = arbitration
+        # Runs once the change is logged, before any broadcast (the mover's ack).
+        self.before_broadcast = before_broadcast
+        # The events as JSON, encoded once (``log_row``) for the action log's row and the
+        # history.
+        self.events_json = ""
 
-    @classmethod
-    def played(cls, command: Submit, at_ms: int, events: list[Event], answer: Answer) -> Change:
+    @staticmethod
+    def played(command: Submit, at_ms: int, events: list[Event], answer: Answer) -> Change:
         """A player's action the engine accepted at ``at_ms``; ``answer``: its ack, once
         logged (given the version)."""
-        return cls(
+        # Not a classmethod: compiled, ``Change(...)`` is a direct call to the constructor,
+        # where ``cls(...)`` with keywords is a generic call at many times its cost.
+        return Change(
             command.seat,
             command.action,
             at_ms,

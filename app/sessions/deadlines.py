@@ -106,7 +106,7 @@ class Deadlines:
         if (abandon := self.connections.next_abandonment(self.time_control.grace_ms)) is not None:
             candidates.append(abandon)
         candidates.extend(due for bot in self.bots.values() if (due := bot.due_at()) is not None)
-        return min(candidates, default=None)
+        return min(candidates) if candidates else None  # no keyword: ``TurnClocks.next_due``
 
     def due(self, now: int) -> Due | None:
         """The earliest thing due at ``now``, for the session to apply; None when nothing is.

@@ -8,15 +8,39 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from app.db.action_log import Written
 from app.jsonenc import encode_text
 from app.sessions import commands
+from app.sessions.announce import public_events
 from app.sessions.listener import Unmeasured
 from bench.tally.engine import TallyEngine
 from engines import registry
-from engines.base import events_for
+from engines.base import ALL, events_for, make_event
 from tests.app.support import match_in_process
+
+# JSON values an event's fields may hold, with the keys and texts that could confuse a
+# reading of the log's JSON: ``visible_to`` nested at the end of an object, the text of the
+# mark itself inside a string.
+TRICKY = ["visible_to", "redacted", "all", ',"visible_to":"all"}', 'a"b\\', "é"]
+KEYS = st.sampled_from(["type", "seat", "cell", *TRICKY])
+NESTED_MARK = {"k": 1, "visible_to": "all"}  # ends as a public event does
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.sampled_from([*TRICKY, NESTED_MARK])
+)
+VALUES = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=8,
+)
+FIELDS = st.dictionaries(
+    st.sampled_from(["seat", "cell", "n", "card", "to"]), VALUES, min_size=0, max_size=3
+)
 
 
 class Recorder(Unmeasured):
@@ -121,3 +145,42 @@ async def test_connections_with_the_same_part_share_one_patch_text(tmp_path: Pat
             assert waiter_patch != mover_patch
     finally:
         registry.unregister("tally")
+
+
+@example([({"to": NESTED_MARK}, "all")])
+@example([({"to": NESTED_MARK}, "extra_last")])
+@example([({}, "redacted_first")])
+@given(
+    st.lists(
+        st.tuples(
+            FIELDS,
+            st.sampled_from(["all", "some", "redacted", "redacted_first", "bare", "extra_last"]),
+        ),
+        max_size=4,
+    )
+)
+def test_the_public_events_text_is_what_encoding_the_filtered_events_gives(
+    made: list[tuple[dict[str, object], str]],
+) -> None:
+    """``public_events`` takes the patch's events from the log's text of them when it can: it
+    must give the very bytes ``events_for(events, None)`` encodes, or None when some event is
+    not shown whole to everyone."""
+    events = []
+    for fields, kind in made:
+        if kind == "all":
+            events.append(make_event("moved", **fields))
+        elif kind == "some":
+            events.append(make_event("drew", [1], {"seat": 1}, **fields))
+        elif kind == "redacted":
+            events.append({"type": "x", **fields, "visible_to": ALL, "redacted": {"type": "x"}})
+        elif kind == "redacted_first":
+            events.append({"type": "x", **fields, "redacted": {"type": "x"}, "visible_to": ALL})
+        elif kind == "bare":
+            events.append({"type": "bare", **fields})
+        else:
+            events.append({"type": "x", "visible_to": ALL, **fields, "z": 1})
+    shown = public_events(events, encode_text(events))
+    if any(event.get("visible_to", ALL) != ALL for event in events):
+        assert shown is None
+    else:
+        assert shown == encode_text(events_for(events, None))
