@@ -7,6 +7,12 @@ alone, steadily enough to see a change of a few microseconds (A/B one change at 
 
     .venv/bin/python bench/hot_path.py [--matches 200] [--rounds 40] [--repeat 5] [--profile]
         [--lobby-sockets N]
+    .venv/bin/python bench/hot_path.py --instructions [--matches 100]
+
+``--instructions`` counts instead of timing, which a shared machine cannot disturb: it runs
+this bench twice under valgrind's callgrind (10 and 30 rounds, once each, counting only while
+the measured rounds run, the collector's once-a-second thread not started) and prints the
+difference per move, the same to about 1 % from run to run.
 
 Each round, every match's seat on turn sends one tally move, as ``{"type":"action",...}``
 text through the gateway's ``_Conversation.handle``; then the loop runs one turn, which
@@ -30,7 +36,9 @@ if Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
 import argparse
 import asyncio
 import cProfile
+import os
 import pstats
+import subprocess
 import tempfile
 import time
 from typing import Any
@@ -38,6 +46,7 @@ from typing import Any
 import orjson
 
 from app.__main__ import migrate, tune_gc
+from app.collector import CollectorPolicy
 from app.config import Settings
 from app.db.action_log import ActionLogWriter
 from app.db.engine import create_engine, create_sessionmaker
@@ -129,7 +138,10 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
             talks.append(talk)
         tables.append((session, talks))
     await asyncio.sleep(0.2)
-    tune_gc()  # the server's collector settings (``python -m app``)
+    if args.under_callgrind:
+        CollectorPolicy().install()  # the server's thresholds, without its timed thread
+    else:
+        tune_gc()  # the server's collector settings (``python -m app``)
     seq = 0
 
     async def rounds(count: int) -> None:
@@ -155,9 +167,13 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
         before = sessions[0].version
         if profile is not None:
             profile.enable()
+        if args.under_callgrind:
+            count_instructions(True)
         started = time.process_time()
         await rounds(args.rounds)
         spent = time.process_time() - started
+        if args.under_callgrind:
+            count_instructions(False)
         if profile is not None:
             profile.disable()
         moves = (sessions[0].version - before) * len(sessions)
@@ -178,9 +194,39 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
     await engine.dispose()
 
 
+def count_instructions(on: bool) -> None:
+    """Turn callgrind's counting in this process on or off."""
+    switch = ["callgrind_control", "--instr=" + ("on" if on else "off"), str(os.getpid())]
+    subprocess.run(switch, check=True, capture_output=True)
+
+
+def instructions_per_move(matches: int, folder: Path) -> float:
+    """Run this bench under callgrind with 10 and with 30 rounds; the instructions counted
+    per move of the 20 rounds between them."""
+    totals = []
+    for rounds in (10, 30):
+        out = folder / f"callgrind.{rounds}"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--under-callgrind",
+            f"--matches={matches}",
+            f"--rounds={rounds}",
+            "--repeat=1",
+        ]
+        subprocess.run(command, check=True, capture_output=True)
+        line = next(line for line in out.read_text().splitlines() if line.startswith("totals:"))
+        totals.append(int(line.split()[1]))
+    return (totals[1] - totals[0]) / (20 * matches)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--matches", type=int, help="200 (100 with --instructions)")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
@@ -192,9 +238,21 @@ def main() -> None:
         action="store_true",
         help="one move per turn of the loop (one row per commit) instead of a round per turn",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instructions per move, counted under valgrind's callgrind (default 100 matches)",
+    )
+    parser.add_argument("--under-callgrind", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.matches is None:
+        args.matches = 100 if args.instructions else 200
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(measure(args, Path(folder)))
+        if args.instructions:
+            per_move = instructions_per_move(args.matches, Path(folder))
+            print(f"hot path: {per_move:,.0f} instructions per move ({args.matches} matches)")
+        else:
+            asyncio.run(measure(args, Path(folder)))
 
 
 if __name__ == "__main__":
