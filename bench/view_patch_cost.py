@@ -98,9 +98,9 @@ def measure(game: str, seats: int, seed: int) -> dict[str, float]:
             match = Match(engine, state)
             probe["match"], probe["views"] = match, SeatViews(cast(Any, match))
             for seat in listeners:  # the welcome: the base of the first diffs
-                probe["views"].view_for(seat)
-                probe["views"].legal_for(seat)
-            probe["views"].awaiting()
+                probe["views"].view_for(match, seat)
+                probe["views"].legal_for(match, seat)
+            probe["views"].awaiting(match)
             return
         changed(state, events)
 
