@@ -193,8 +193,10 @@ class InlineClosingSession(AsyncSession):
     it closes). With many requests at once, each holds its connection through that turn, the
     pool runs past its size and opens connections (a thread and a file each) that are closed
     again on their return, and past its overflow requests wait for one. On the inline
-    connections (``app.db.inline_sqlite``) a close never waits (its rollback takes no lock),
-    so there is no half-way point to abandon: the connection is back before the task yields."""
+    connections (``app.db.inline_sqlite``) handing a connection back never waits (its rollback
+    runs on the loop and takes no lock), so it is back before the task yields and there is no
+    half-way point to abandon; only a connection the pool closes (one past its size, which
+    this makes rare) waits for its thread."""
 
     async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
         await self.close()
