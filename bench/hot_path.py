@@ -14,6 +14,9 @@ this bench twice under valgrind's callgrind (10 and 30 rounds, once each, counti
 the measured rounds run, the collector's once-a-second thread not started) and prints the
 difference per move, the same to about 1 % from run to run.
 
+``--spectators N`` attaches N spectators to each match; ``--secrets`` plays tally with its
+secrets (each move deals the mover a hidden card, so every seat gets its own events).
+
 Each round, every match's seat on turn sends one tally move, as ``{"type":"action",...}``
 text through the gateway's ``_Conversation.handle``; then the loop runs one turn, which
 commits the round's rows together and builds and "sends" (records) the four seats' patches.
@@ -86,14 +89,16 @@ class Seat(Unmeasured):
         return False
 
 
-async def open_matches(hub: Hub, sessionmaker: Any, count: int) -> list[GameSession]:
+async def open_matches(
+    hub: Hub, sessionmaker: Any, count: int, options: dict[str, Any] | None = None
+) -> list[GameSession]:
     sessions = []
     async with sessionmaker() as db:
         players = [await AccountRepository(db).create(f"p{i}", None) for i in range(4)]
         for _ in range(count):
             match = await MatchRepository(db).create(
                 game="tally",
-                options={},
+                options=options or {},
                 seed=7,
                 seats=[SeatSpec(p.id, None, p.name) for p in players],
                 rated=False,
@@ -117,7 +122,8 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
     hub = Hub(settings, sessionmaker, writer)
     feed = LobbyFeed()
     hub.turn_listeners.append(feed.your_turn)
-    sessions = await open_matches(hub, sessionmaker, args.matches)
+    options = {"secrets": True} if args.secrets else {}
+    sessions = await open_matches(hub, sessionmaker, args.matches, options)
     lobby_sockets = []
     for n in range(args.lobby_sockets):
         players = [info.account_id or 0 for info in sessions[0].seats]
@@ -136,6 +142,10 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
             talk = _Conversation(seat, session, settings)  # type: ignore[arg-type]
             talk.greeted = True
             talks.append(talk)
+        for _ in range(args.spectators):
+            watcher = Seat(0, 0)
+            watcher.seat = watcher.account_id = None
+            session.submit(commands.Attach(watcher, None))
         tables.append((session, talks))
     await asyncio.sleep(0.2)
     if args.under_callgrind:
@@ -200,9 +210,9 @@ def count_instructions(on: bool) -> None:
     subprocess.run(switch, check=True, capture_output=True)
 
 
-def instructions_per_move(matches: int, folder: Path) -> float:
-    """Run this bench under callgrind with 10 and with 30 rounds; the instructions counted
-    per move of the 20 rounds between them."""
+def instructions_per_move(matches: int, folder: Path, extra: list[str]) -> float:
+    """Run this bench under callgrind with 10 and with 30 rounds (``extra``: more of its
+    options); the instructions counted per move of the 20 rounds between them."""
     totals = []
     for rounds in (10, 30):
         out = folder / f"callgrind.{rounds}"
@@ -217,6 +227,7 @@ def instructions_per_move(matches: int, folder: Path) -> float:
             f"--matches={matches}",
             f"--rounds={rounds}",
             "--repeat=1",
+            *extra,
         ]
         subprocess.run(command, check=True, capture_output=True)
         line = next(line for line in out.read_text().splitlines() if line.startswith("totals:"))
@@ -243,13 +254,20 @@ def main() -> None:
         action="store_true",
         help="instructions per move, counted under valgrind's callgrind (default 100 matches)",
     )
+    parser.add_argument("--spectators", type=int, default=0, help="spectators per match")
+    parser.add_argument(
+        "--secrets",
+        action="store_true",
+        help="tally's secrets: a hidden event each move, so each seat its own events",
+    )
     parser.add_argument("--under-callgrind", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.matches is None:
         args.matches = 100 if args.instructions else 200
     with tempfile.TemporaryDirectory() as folder:
         if args.instructions:
-            per_move = instructions_per_move(args.matches, Path(folder))
+            extra = [f"--spectators={args.spectators}"] + (["--secrets"] if args.secrets else [])
+            per_move = instructions_per_move(args.matches, Path(folder), extra)
             print(f"hot path: {per_move:,.0f} instructions per move ({args.matches} matches)")
         else:
             asyncio.run(measure(args, Path(folder)))

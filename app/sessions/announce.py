@@ -95,8 +95,13 @@ class Announcer:
             for peer in list(self.peers):
                 peer.send_numbered(views.shared_patch(match, peer.seat, head, texts), version)
         else:
+            # Each seat its own events: one text per seat, shared by its connections.
+            by_seat: dict[int | None, str] = {}
             for peer in list(self.peers):
-                text = views.patch_text(match, peer.seat, version, events, at_ms)
+                seat = peer.seat
+                text = by_seat.get(seat)
+                if text is None:
+                    text = by_seat[seat] = views.patch_text(match, seat, version, events, at_ms)
                 peer.send_numbered(text, version)
         METRICS.broadcast_seconds.observe(time.perf_counter() - started)
         self.turns.moved(views.awaiting(match))

@@ -184,3 +184,31 @@ def test_the_public_events_text_is_what_encoding_the_filtered_events_gives(
         assert shown is None
     else:
         assert shown == encode_text(events_for(events, None))
+
+
+async def test_with_hidden_events_a_seats_connections_share_its_patch_text(
+    tmp_path: Path,
+) -> None:
+    """When some event is hidden each seat gets its own events, so its own text: built once
+    per seat, whatever the number of its connections (a player's two tabs, the spectators)."""
+    registry.register(TallyEngine())
+    try:
+        options = {"target": 3, "secrets": True}
+        async with match_in_process(tmp_path, "tally", options, seed=9) as world:
+            players = world["players"]
+            session = await world["hub"].get(world["match_id"])
+            tabs = [Recorder(0, players[0].id), Recorder(0, players[0].id)]
+            spectators = [Recorder(None, None), Recorder(None, None)]
+            for peer in (*tabs, *spectators):
+                session.submit(commands.Attach(peer, None))
+            await settle()
+            session.submit(commands.Submit(tabs[0], 0, 1, {"type": "move", "cell": 0}))
+            await settle()
+            first_tab, second_tab, watcher, other_watcher = (
+                peer.sent[-1] for peer in (*tabs, *spectators)
+            )
+            assert '"secret":' in first_tab and '"secret":' not in watcher
+            assert second_tab is first_tab
+            assert other_watcher is watcher
+    finally:
+        registry.unregister("tally")
