@@ -48,7 +48,11 @@ class LocalWindows(Storage, MovingWindowSupport):
         if now - self.swept_at < SWEEP_EVERY_S:
             return
         self.swept_at = now
-        gone = [k for k, (times, expiry) in self.windows.items() if times[-1] <= now - expiry]
+        gone = [
+            key
+            for key, (times, expiry) in self.windows.items()
+            if not times or times[-1] <= now - expiry
+        ]
         for key in gone:
             del self.windows[key]
         for key in [k for k, (_, resets_at) in self.counters.items() if resets_at <= now]:

@@ -122,3 +122,14 @@ async def test_fixed_window_counters_reset_after_their_expiry() -> None:
     await store.clear("c")
     assert await store.get("c") == 0
     assert await store.check()
+
+
+async def test_a_window_emptied_by_a_read_is_dropped_by_the_sweep() -> None:
+    clock = Clock()
+    store = LocalWindows(clock)
+    assert await store.acquire_entry("k", 5, 60)
+    clock.now += 61
+    assert await store.get_moving_window("k", 5, 60) == (clock.now, 0)  # read: trimmed empty
+    clock.now += SWEEP_EVERY_S
+    assert await store.acquire_entry("other", 5, 60)
+    assert set(store.windows) == {"other"}
