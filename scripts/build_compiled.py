@@ -9,8 +9,9 @@ its hash, so an edited ``.py`` is never shadowed by a stale build.
 
 Compiled: the Ambush!, Castle Rampage and Castles engines and their bots, the bots' shared
 kit, the action envelope every engine's ``apply`` goes through (``engines/envelope.py``),
-the view diffs and the session path (the figures that kept them: bench/PERF.md, "mypyc" and
-"The session path compiled"). No compiled class may have a Python base other than ``object``
+the view diffs, the session path and the JSON encoder it calls (``app/jsonenc.py``) (the
+figures that kept them: bench/PERF.md, "mypyc", "The session path compiled" and "Less work
+per move"). No compiled class may have a Python base other than ``object``
 (``typing.Generic`` included): mypyc then gives it a ``__weakref__`` slot its deallocator
 never clears, and a weak reference to a freed instance crashes the process
 (``tests/engines/test_compiled.py`` checks the build for such slots).
