@@ -107,6 +107,9 @@ def test_two_processes_on_a_throwaway_postgres_report_what_the_stores_did() -> N
     # database is counted a moment before the server's metrics at each edge of a 2 s window,
     # so a move or two either side: PERF.md's longer runs counted 0.98-1.05.
     assert 0.9 <= postgres["rows_inserted_per_move"] <= 1.2
-    assert 0 < postgres["commits_per_move"] <= 1.5 and postgres["wal_bytes_per_move"] > 0
+    # PostgreSQL counts every transaction, the two processes' periodic reads too (due
+    # wake-ups, the mail outbox): 0.1-0.55 of them per move in a window of about 80 moves.
+    # A commit per seat or per row of its own would be 4 or more.
+    assert 0 < postgres["commits_per_move"] <= 2.0 and postgres["wal_bytes_per_move"] > 0
     assert postgres["cpu_us_per_move"] > 0 and redis["cpu_us_per_move"] >= 0
     assert "PostgreSQL CPU" in done.stderr and "Redis CPU" in done.stderr
