@@ -109,7 +109,7 @@ def test_two_processes_on_a_throwaway_postgres_report_what_the_stores_did() -> N
     assert 0.9 <= postgres["rows_inserted_per_move"] <= 1.2
     # PostgreSQL counts every transaction, the two processes' periodic reads too (due
     # wake-ups, the mail outbox): 0.1-0.55 of them per move in a window of about 80 moves.
-    # A commit per seat or per row of its own would be 4 or more.
+    # Two commits of the server's own per move would make more than 2.
     assert 0 < postgres["commits_per_move"] <= 2.0 and postgres["wal_bytes_per_move"] > 0
     assert postgres["cpu_us_per_move"] > 0 and redis["cpu_us_per_move"] >= 0
     assert "PostgreSQL CPU" in done.stderr and "Redis CPU" in done.stderr
