@@ -18,7 +18,7 @@ def encode(value: Any) -> bytes:
 
 
 def encode_kept(value: Any) -> bytes:
-    """``encode`` for bytes that are kept (a session's history): copied to an object of its
+    """``encode`` for bytes that are kept (a read's cached state): copied to an object of its
     own size. orjson hands back the buffer it wrote into, never shrunk (3.13: 36 bytes of JSON
     hold 4 KiB, 20 KB hold 256 KiB), which is harmless for a message sent and dropped but
     multiplied by every version of every match kept (as a long soak showed)."""

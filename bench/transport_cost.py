@@ -46,6 +46,7 @@ import subprocess
 import time
 from typing import Any
 
+from app.realtime.frames import text_frame
 from bench.loadgen.probes import cpu_seconds, free_port, memory_mb, percentile
 
 VARIANTS = ("uvicorn", "picows", "picows-joined", "granian")
@@ -58,12 +59,6 @@ PATCH = (
     b'{"type":"move","cell":2}]}'
 )
 ACTION = b'{"type":"action","client_seq":%d,"action":{"type":"move","cell":3}}'
-
-
-def text_frame_for(payload: bytes) -> bytes:
-    from app.realtime.frames import text_frame
-
-    return text_frame(payload)
 
 
 class Tables:
@@ -183,7 +178,7 @@ def serve_picows(port: int, joined: bool) -> None:
             if transport is None:
                 return
             if joined:
-                transport.underlying_transport.write(b"".join(map(text_frame_for, texts)))
+                transport.underlying_transport.write(b"".join(map(text_frame, texts)))
             else:
                 for text in texts:
                     transport.send(WSMsgType.TEXT, text)

@@ -44,10 +44,9 @@ class RampartApp(FastAPI):
     """FastAPI, plus the short way in for match sockets described above."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            match_id = match_socket_id(scope)
-            services = provided(self) if match_id is not None else None
-            if services is not None and match_id is not None:
+        if scope["type"] == "websocket" and (match_id := match_socket_id(scope)) is not None:
+            services = provided(self)
+            if services is not None:
                 scope["app"] = self
                 await gateway.serve_admitted(WebSocket(scope, receive, send), match_id, services)
                 return
