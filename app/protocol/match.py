@@ -81,6 +81,9 @@ class Welcome(TypedDict):
         float, Field(description="match ms per real ms (1 in play; tests run faster)")
     ]
     status: Annotated[Literal["running", "finished"], Field(description="the match's status")]
+    rated: Annotated[
+        bool, Field(description="true: the result moves the players' ledger; false: a casual match")
+    ]
     resumed: Annotated[
         bool,
         Field(

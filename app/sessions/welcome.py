@@ -49,6 +49,7 @@ def welcome(
         "at_ms": match.clock.now(),
         "clock_rate": match.clock.rate,
         "status": "finished" if match.finished else "running",
+        "rated": match.rated,
         "resumed": missed is not None,
         "missed": [
             {"version": version, "at_ms": at_ms, "events": events_for(events, seat)}

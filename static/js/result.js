@@ -15,15 +15,17 @@ export function resultWords(game) {
 }
 
 /** The result dialog; ``record`` is GET /api/matches/{id} (null while it loads). Only a rated
- * match shows ledger changes: a casual one has none to show. ``score(seat)``: the seat's score
- * in the game's words (HP, stones), ``ending``: how the match ended in words (the game's
- * renderer gives both; without them no score column, and the bare reason). */
-export function resultEl({ view, names, seat, record, matchId, score = null, ending = null }) {
+ * match shows ledger changes: a casual one has none to show. ``rated`` comes with the match's
+ * welcome, so the columns are right before the record arrives (without it, the record says).
+ * ``score(seat)``: the seat's score in the game's words (HP, stones), ``ending``: how the
+ * match ended in words (the game's renderer gives both; without them no score column, and the
+ * bare reason). */
+export function resultEl({ view, names, seat, record, rated: ratedKnown = null, matchId, score = null, ending = null }) {
   const outcome = view.outcome;
   const words = resultWords(view.game);
   const deltas = {};
   if (record && record.seats) for (const s of record.seats) deltas[s.seat] = s.ledger_delta;
-  const rated = record ? record.rated !== false : null;
+  const rated = typeof ratedKnown === "boolean" ? ratedKnown : record ? record.rated !== false : null;
   const tournament = record ? record.tournament_id : null;
   const won = seat !== null && outcome.placings.length > 1 && outcome.placings[0].includes(seat);
   const fate = (s) => {

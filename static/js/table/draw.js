@@ -97,7 +97,7 @@ export function renderOverlay(table) {
   const record = t.result && t.result.seats ? t.result : null;
   const score = r && r.resultScore ? (s) => r.resultScore(v, s) : null;
   const ending = r && r.resultReason ? r.resultReason(v.outcome.reason) : null;
-  add(els.overlay, resultEl({ view: v, names, seat: t.seat, record, matchId: t.matchId, score, ending }));
+  add(els.overlay, resultEl({ view: v, names, seat: t.seat, record, rated: t.rated, matchId: t.matchId, score, ending }));
 }
 
 /** The finished match's record (placings, ledger) for the result. */

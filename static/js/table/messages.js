@@ -48,6 +48,7 @@ function receive(table, message) {
       t.welcomes = (t.welcomes || 0) + 1;
       t.resumed = !!message.resumed;
       t.seat = message.seat; t.names = seatLabels(message); t.status = message.status;
+      t.rated = message.rated;
       t.clockBase.rate = message.clock_rate || 1; setClock(t, message.at_ms);
       applyState(table, message);
       // A fresh page, or a gap too old to resume: tell the story so far from the log;

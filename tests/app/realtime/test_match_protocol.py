@@ -33,6 +33,18 @@ async def test_welcome_then_ack_and_patch_for_everyone(api: Api, shared_server: 
     await bob.close()
 
 
+async def test_the_welcome_says_whether_the_match_is_rated(api: Api, shared_server: Server) -> None:
+    tokens = [await api.guest("cas"), await api.guest("rae")]
+    casual = await api.table("tally", tokens, options={"target": 50})
+    rated = await api.table("tally", tokens, options={"target": 50}, rated=True)
+    for match_id, expected in ((casual, False), (rated, True)):
+        seated = await Client(shared_server, match_id, tokens[0]).connect()
+        watching = await Client(shared_server, match_id, None).connect()
+        for client in (seated, watching):
+            assert client.of_type("welcome")[0]["rated"] is expected
+            await client.close()
+
+
 async def test_bad_inputs_get_stable_error_codes_and_the_connection_carries_on(
     api: Api, shared_server: Server
 ) -> None:
