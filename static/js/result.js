@@ -25,7 +25,7 @@ export function resultEl({ view, names, seat, record, rated: ratedKnown = null, 
   const words = resultWords(view.game);
   const deltas = {};
   if (record && record.seats) for (const s of record.seats) deltas[s.seat] = s.ledger_delta;
-  const rated = typeof ratedKnown === "boolean" ? ratedKnown : record ? record.rated !== false : null;
+  const rated = ratedKnown ?? (record ? record.rated !== false : null);
   const tournament = record ? record.tournament_id : null;
   const won = seat !== null && outcome.placings.length > 1 && outcome.placings[0].includes(seat);
   const fate = (s) => {
